@@ -1,0 +1,71 @@
+package loopbench.cli;
+
+import loopbench.echo.EchoExecutor;
+import loopbench.knobs.Allocator;
+import loopbench.knobs.BufferType;
+import loopbench.knobs.RecvAllocator;
+import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
+import loopbench.origin.WorkStrategy;
+import loopbench.proxy.Layer;
+import picocli.CommandLine;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import java.net.InetSocketAddress;
+import java.util.function.Function;
+
+/** Every knob is parsed by its own type's parse method, so the CLI and the code agree on spellings. */
+final class Converters {
+    private Converters() {
+    }
+
+    static void register(CommandLine cmd) {
+        cmd.registerConverter(Transport.class, of(Transport::parse));
+        cmd.registerConverter(Allocator.class, of(Allocator::parse));
+        cmd.registerConverter(BufferType.class, of(BufferType::parse));
+        cmd.registerConverter(ThreadModel.class, of(ThreadModel::parse));
+        cmd.registerConverter(Layer.class, of(Layer::parse));
+        cmd.registerConverter(WorkStrategy.class, of(WorkStrategy::parse));
+        cmd.registerConverter(EchoExecutor.class, of(EchoExecutor::parse));
+        cmd.registerConverter(RecvAllocator.class, of(RecvAllocator::parse));
+        cmd.registerConverter(InetSocketAddress.class, of(Converters::hostPort));
+    }
+
+    private static <T> ITypeConverter<T> of(Function<String, T> parse) {
+        return value -> {
+            try {
+                return parse.apply(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        };
+    }
+
+    /** HOST:PORT, or [IPv6]:PORT. */
+    static InetSocketAddress hostPort(String value) {
+        int colon = value.lastIndexOf(':');
+        String hint = "; expected HOST:PORT, e.g. 127.0.0.1:8080 (port 0 = any free port)";
+        if (colon <= 0 || colon == value.length() - 1) {
+            throw new IllegalArgumentException("bad address '" + value + "'" + hint);
+        }
+        String host = value.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(value.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad port in '" + value + "'" + hint);
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " in '" + value + "' is out of range 0..65535");
+        }
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("cannot resolve host '" + host + "' in '" + value + "'");
+        }
+        return address;
+    }
+}

@@ -1,0 +1,49 @@
+package loopbench.cli;
+
+import io.netty.util.Version;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+
+/**
+ * {@code java -jar target/loopbench.jar origin|echo|proxy ...}: the loopback rig's servers. Each prints
+ * exactly one line, {@code listening on HOST:PORT}, on stdout once it accepts, and everything else on
+ * stderr; it runs until SIGTERM or SIGINT and then exits 0. A bad flag or value exits 2 naming the valid
+ * values; a failure to start (port taken, transport unavailable) exits 1 saying why.
+ */
+@Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+        subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, CommandLine.HelpCommand.class},
+        description = "The loopback rig: an HTTP origin, a TCP echo server and an L4/L7 proxy, built on Netty, "
+                + "with the transport, allocator, thread model and io threads as knobs.")
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the CLI and returns its exit code (tests call this; {@link #main} exits with it). */
+    public static int run(String... args) {
+        CommandLine cmd = new CommandLine(new Main());
+        Converters.register(cmd);
+        cmd.setExecutionExceptionHandler((e, command, parseResult) -> Cli.exitCodeFor(e, command));
+        cmd.setParameterExceptionHandler((e, args1) -> Cli.exitCodeFor(new Cli.BadInput(e.getMessage()), e.getCommandLine()));
+        return cmd.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy");
+    }
+
+    static final class VersionProvider implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Version netty = Version.identify().get("netty-common");
+            return new String[] {
+                    "loopbench " + Main.class.getPackage().getImplementationVersion(),
+                    "Netty " + (netty == null ? "?" : netty.artifactVersion()),
+                    "JVM " + System.getProperty("java.vm.name") + " " + Runtime.version(),
+            };
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package loopbench.cli;
+
+import loopbench.knobs.ThreadModel;
+import loopbench.proxy.Layer;
+import loopbench.proxy.ProxyConfig;
+import loopbench.proxy.ProxyServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+
+@Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Reverse proxy to one backend. --layer 4 forwards bytes; --layer 7 decodes, aggregates and re-encodes HTTP/1.1 (keep-alive on both sides, Host set, X-Forwarded-For appended).")
+final class ProxyCommand implements Callable<Integer> {
+
+    @Mixin
+    ServerOptionsMixin server;
+
+    @Option(names = "--backend", paramLabel = "HOST:PORT", required = true,
+            description = "Where to forward every connection.")
+    InetSocketAddress backend;
+
+    @Option(names = "--layer", paramLabel = "L", required = true, description = "4 (bytes) or 7 (HTTP).")
+    Layer layer;
+
+    @Option(names = "--thread-model", paramLabel = "M", defaultValue = "reuse-server-thread",
+            description = "Event loop of the backend connections: individual-group (its own group), reuse-server-group (the server's group), reuse-server-thread (the client channel's own loop). Default: ${DEFAULT-VALUE}.")
+    ThreadModel threadModel;
+
+    @Option(names = "--max-content-length", paramLabel = "BYTES", defaultValue = "" + ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH,
+            description = "L7: largest request or response body; a larger request gets 413. Default: ${DEFAULT-VALUE}.")
+    int maxContentLength;
+
+    @Override
+    public Integer call() {
+        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength));
+        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(server.toServerOptions(), config),
+                System.out, System.err);
+    }
+}

@@ -1,0 +1,55 @@
+package loopbench.origin;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.EventExecutorGroup;
+import loopbench.server.LoopbackServer;
+import loopbench.server.ServerOptions;
+import loopbench.server.ServerResources;
+
+/**
+ * The HTTP/1.1 keep-alive origin: the backend of every end-to-end measurement, and the server of
+ * seeds/001 when it is given work to do.
+ */
+public final class OriginServer {
+    private OriginServer() {
+    }
+
+    public static LoopbackServer start(ServerOptions options, OriginConfig config) {
+        config.workStrategy().ensureSupported(); // fail before binding, with the reason
+        return LoopbackServer.start("origin", options, context -> initializer(config, context.resources()));
+    }
+
+    /**
+     * The origin's pipeline. Its pools and its body buffer are registered with {@code resources} and
+     * go away with them.
+     */
+    public static ChannelHandler initializer(OriginConfig config, ServerResources resources) {
+        Work work = Work.create(config, resources);
+        // One read-only direct copy of the body, shared by every response; freed with the server.
+        ByteBuf shared = Unpooled.directBuffer(config.bodySize()).writeBytes(ResponseBody.bytes(config.bodySize()));
+        resources.register(shared::release);
+        ByteBuf body = Unpooled.unreleasableBuffer(shared.asReadOnly());
+        return new ChannelInitializer<Channel>() {
+            @Override
+            @SuppressWarnings("deprecation") // addLast(EventExecutorGroup, ...) is what pipeline-executor measures
+            protected void initChannel(Channel ch) {
+                ChannelPipeline p = ch.pipeline();
+                p.addLast("http-server-codec", new HttpServerCodec());
+                p.addLast("http-aggregator", new HttpObjectAggregator(config.maxContentLength()));
+                EventExecutorGroup group = work.pipelineGroup();
+                if (group != null) {
+                    p.addLast(group, "origin", new OriginHandler(body, work));
+                } else {
+                    p.addLast("origin", new OriginHandler(body, work));
+                }
+            }
+        };
+    }
+}

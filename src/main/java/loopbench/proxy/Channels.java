@@ -1,0 +1,18 @@
+package loopbench.proxy;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+
+/** Small channel helpers the proxy handlers share. */
+final class Channels {
+    private Channels() {
+    }
+
+    /** Closes {@code ch} once everything already written to it has been flushed. */
+    static void closeOnFlush(Channel ch) {
+        if (ch.isActive()) {
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+}

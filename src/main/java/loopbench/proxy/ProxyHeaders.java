@@ -1,0 +1,80 @@
+package loopbench.proxy;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpVersion;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+
+/** The header rewriting an L7 proxy owes both sides (RFC 9110 section 7.6). */
+final class ProxyHeaders {
+    private static final CharSequence[] HOP_BY_HOP = {
+            HttpHeaderNames.CONNECTION, HttpHeaderNames.KEEP_ALIVE, "proxy-connection",
+            HttpHeaderNames.PROXY_AUTHENTICATE, HttpHeaderNames.PROXY_AUTHORIZATION, HttpHeaderNames.TE,
+            HttpHeaderNames.TRAILER, HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderNames.UPGRADE,
+    };
+
+    private ProxyHeaders() {
+    }
+
+    /**
+     * Makes a client's aggregated request ready for the backend: HTTP/1.1 and keep-alive towards the backend,
+     * Host set to the backend, the client's address appended to X-Forwarded-For.
+     */
+    static void forBackend(FullHttpRequest request, String backendHost, SocketAddress client) {
+        HttpHeaders h = request.headers();
+        removeHopByHop(h);
+        h.remove(HttpHeaderNames.EXPECT); // the aggregator already answered any 100-continue
+        request.setProtocolVersion(HttpVersion.HTTP_1_1);
+        h.set(HttpHeaderNames.HOST, backendHost);
+        String clientIp = clientIp(client);
+        String prior = h.get("x-forwarded-for");
+        h.set("x-forwarded-for", prior == null || prior.isEmpty() ? clientIp : prior + ", " + clientIp);
+    }
+
+    /** Makes a backend's aggregated response ready for the client, whose keep-alive wish decides Connection. */
+    static void forClient(HttpResponse response, HttpVersion clientVersion, boolean clientKeepAlive) {
+        removeHopByHop(response.headers());
+        response.setProtocolVersion(HttpVersion.HTTP_1_1);
+        setConnection(response, clientVersion, clientKeepAlive);
+    }
+
+    /** Connection: close when closing; Connection: keep-alive only where HTTP/1.0 needs it said. */
+    static void setConnection(HttpMessage message, HttpVersion clientVersion, boolean keepAlive) {
+        if (!keepAlive) {
+            message.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (!clientVersion.isKeepAliveDefault()) {
+            message.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+    }
+
+    private static void removeHopByHop(HttpHeaders h) {
+        // Headers named in Connection are hop-by-hop too.
+        List<String> named = h.getAll(HttpHeaderNames.CONNECTION);
+        for (String value : named) {
+            for (String token : value.split(",")) {
+                String name = token.trim();
+                if (!name.isEmpty()) {
+                    h.remove(name);
+                }
+            }
+        }
+        for (CharSequence name : HOP_BY_HOP) {
+            h.remove(name);
+        }
+    }
+
+    private static String clientIp(SocketAddress client) {
+        if (client instanceof InetSocketAddress) {
+            InetSocketAddress a = (InetSocketAddress) client;
+            return a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        }
+        return String.valueOf(client);
+    }
+}

@@ -1,0 +1,40 @@
+package loopbench.proxy;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpServerCodec;
+
+/**
+ * The pipeline of every client connection of the proxy, at either layer. Used as is by the proxy server,
+ * the tests and the in-process benchmarks; only the {@link BackendConnector} differs.
+ */
+public final class ProxyInitializer extends ChannelInitializer<Channel> {
+    private final ProxyConfig config;
+    private final BackendConnector connector;
+
+    public ProxyInitializer(ProxyConfig config, BackendConnector connector) {
+        this.config = config;
+        this.connector = connector;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        ch.config().setAutoRead(false); // both layers read only when what they read before has gone out
+        ChannelPipeline p = ch.pipeline();
+        switch (config.layer()) {
+            case L4:
+                p.addLast("l4-frontend", new L4FrontendHandler(connector));
+                break;
+            case L7:
+                ReadGate gate = new ReadGate();
+                p.addLast("read-gate", gate);
+                p.addLast("http-server-codec", new HttpServerCodec());
+                p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate));
+                break;
+            default:
+                throw new AssertionError(config.layer());
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package loopbench.proxy;
+
+import loopbench.server.LoopbackServer;
+import loopbench.server.ServerOptions;
+
+/** Starts the L4 or L7 proxy on real sockets. */
+public final class ProxyServer {
+    private ProxyServer() {
+    }
+
+    public static LoopbackServer start(ServerOptions options, ProxyConfig config) {
+        return LoopbackServer.start("proxy", options, context -> new ProxyInitializer(config,
+                SocketBackendConnector.create(context, config.backend(), config.threadModel())));
+    }
+}

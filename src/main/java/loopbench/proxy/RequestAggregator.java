@@ -1,0 +1,27 @@
+package loopbench.proxy;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
+
+/**
+ * Netty's aggregator, except that an oversized request is not answered on the spot (which could overtake
+ * the response to an earlier pipelined request) but passed on as {@link OversizedRequest}, so that the proxy
+ * answers 413 in order and then closes the connection.
+ */
+final class RequestAggregator extends HttpObjectAggregator {
+
+    RequestAggregator(int maxContentLength) {
+        super(maxContentLength, true);
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) throws Exception {
+        if (oversized instanceof HttpRequest) {
+            ctx.fireChannelRead(OversizedRequest.INSTANCE);
+        } else {
+            super.handleOversizedMessage(ctx, oversized);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package loopbench.proxy;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import loopbench.knobs.ThreadModel;
+import loopbench.server.ServerContext;
+
+import java.net.InetSocketAddress;
+
+/** Connects to the backend over TCP, on the event loop the {@link ThreadModel} names. */
+public final class SocketBackendConnector implements BackendConnector {
+    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+
+    private final Bootstrap prototype;
+    private final ThreadModel threadModel;
+    /** The group backend channels register on; unused for {@link ThreadModel#REUSE_SERVER_THREAD}. */
+    private final EventLoopGroup backendGroup;
+
+    private SocketBackendConnector(Bootstrap prototype, ThreadModel threadModel, EventLoopGroup backendGroup) {
+        this.prototype = prototype;
+        this.threadModel = threadModel;
+        this.backendGroup = backendGroup;
+    }
+
+    /** A connector for the proxy server described by {@code context}; may start the backend's own group. */
+    public static SocketBackendConnector create(ServerContext context, InetSocketAddress backend, ThreadModel threadModel) {
+        EventLoopGroup group;
+        switch (threadModel) {
+            case INDIVIDUAL_GROUP:
+                group = context.resources().newEventLoopGroup(context.options().transport(), "backend-io",
+                        context.options().ioThreads());
+                break;
+            case REUSE_SERVER_GROUP:
+                group = context.workers();
+                break;
+            case REUSE_SERVER_THREAD:
+                group = null;
+                break;
+            default:
+                throw new AssertionError(threadModel);
+        }
+        Bootstrap prototype = new Bootstrap()
+                .channel(context.options().transport().socketChannelClass())
+                .option(ChannelOption.ALLOCATOR, context.allocator())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+                .remoteAddress(backend);
+        return new SocketBackendConnector(prototype, threadModel, group);
+    }
+
+    @Override
+    public ChannelFuture connect(Channel inbound, ChannelHandler handler, boolean autoRead) {
+        EventLoopGroup group = threadModel == ThreadModel.REUSE_SERVER_THREAD ? inbound.eventLoop() : backendGroup;
+        return prototype.clone(group)
+                .handler(handler)
+                .option(ChannelOption.AUTO_READ, autoRead)
+                .connect();
+    }
+}

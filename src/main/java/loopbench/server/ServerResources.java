@@ -1,0 +1,125 @@
+package loopbench.server;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.Future;
+import loopbench.knobs.Transport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every thread pool a server starts, created here so that {@link #close()} can shut all of them down
+ * and wait until each thread has exited: a closed server leaves no thread and no port behind.
+ */
+public final class ServerResources implements AutoCloseable {
+    private static final long SHUTDOWN_TIMEOUT_SECONDS = 10;
+
+    private final String name;
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private boolean closed;
+
+    public ServerResources(String name) {
+        this.name = name;
+    }
+
+    /** An event-loop group of {@code nThreads} threads on {@code transport}, named {@code loopbench-<name>-<role>}. */
+    public EventLoopGroup newEventLoopGroup(Transport transport, String role, int nThreads) {
+        transport.ensureAvailable();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(nThreads, threadFactory(role), transport.ioHandlerFactory());
+        register(() -> awaitQuietly(group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+        return group;
+    }
+
+    /** A plain executor group (the pipeline-bound handler executor of Netty's classic API). */
+    public EventExecutorGroup newExecutorGroup(String role, int nThreads) {
+        EventExecutorGroup group = new DefaultEventExecutorGroup(nThreads, threadFactory(role));
+        register(() -> awaitQuietly(group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+        return group;
+    }
+
+    /** Registers a JDK executor to be shut down (and waited for) with the server. */
+    public <E extends ExecutorService> E registerExecutor(E executor) {
+        register(() -> {
+            executor.shutdownNow();
+            executor.awaitTermination(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        });
+        return executor;
+    }
+
+    /**
+     * Closed in order of registration when the server closes: the I/O loops first (closing every channel,
+     * whose last events may still go to an executor group registered later), then the executors, then
+     * buffers the channels used.
+     */
+    public synchronized void register(AutoCloseable closeable) {
+        if (closed) {
+            throw new IllegalStateException(name + " is already closed");
+        }
+        closeables.add(closeable);
+    }
+
+    public ThreadFactory threadFactory(String role) {
+        return new TrackedThreadFactory("loopbench-" + name + "-" + role, threads);
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(closeables);
+        }
+        RuntimeException failure = null;
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing " + name + " failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        joinThreads();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void joinThreads() {
+        List<Thread> snapshot;
+        synchronized (threads) {
+            snapshot = new ArrayList<>(threads);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_TIMEOUT_SECONDS);
+        for (Thread t : snapshot) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0 || t == Thread.currentThread()) {
+                continue;
+            }
+            try {
+                t.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void awaitQuietly(Future<?> f) throws InterruptedException {
+        f.await(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+}
