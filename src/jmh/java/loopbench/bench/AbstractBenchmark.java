@@ -1,5 +1,6 @@
 package loopbench.bench;
 
+import io.netty.util.internal.PlatformDependent;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
@@ -28,4 +29,13 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public abstract class AbstractBenchmark {
+
+    static {
+        // The suite runner sets this, so that "Unsafe on" in its results is checked, not assumed.
+        if (Boolean.getBoolean("loopbench.requireUnsafe") && !PlatformDependent.hasUnsafe()) {
+            throw new IllegalStateException("Netty's sun.misc.Unsafe path is off in this fork ("
+                    + PlatformDependent.getUnsafeUnavailabilityCause() + "); on JDK 23+ run the fork with "
+                    + "--sun-misc-unsafe-memory-access=allow and -Dio.netty.noUnsafe=false");
+        }
+    }
 }

@@ -1,0 +1,120 @@
+package loopbench.suite;
+
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs a profile of the JMH suite: one JMH run per profile line, every result written to JMH's JSON and to
+ * a Markdown table as soon as its benchmark finishes, so an interrupted run keeps everything it measured.
+ * {@code ./mvnw -Pjmh verify} runs {@code profiles/default.jmh} through here.
+ *
+ * <p>{@code java -cp target/benchmarks.jar loopbench.suite.Suite [--profile FILE] [--out DIR] [-- JMH options]}
+ */
+@Command(name = "loopbench.suite.Suite", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs a profile of loopbench's JMH suite (one JMH run per line of the profile) and writes "
+                + "DIR/results.json (JMH's JSON) and DIR/results.md (tables) after every benchmark.",
+        footer = {"", "JMH options after -- are appended to every line of the profile, e.g. -- -f 2 -i 10.",
+                "Profile lines: '<regex> <JMH options>'; '[jdk>=21] <line>' runs only on JDK 21+; # comments."})
+public final class Suite implements Callable<Integer> {
+
+    @Option(names = "--profile", paramLabel = "FILE", defaultValue = "profiles/default.jmh",
+            description = "The runs to make. Default: ${DEFAULT-VALUE}.")
+    Path profile;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/jmh",
+            description = "Where results.json and results.md go. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--dry-run", description = "Print the JMH runs the profile makes, then exit.")
+    boolean dryRun;
+
+    @Parameters(paramLabel = "JMH_OPTION", description = "Extra JMH options (after --), for every run.")
+    List<String> jmhArgs = new ArrayList<>();
+
+    private final PrintStream log = System.out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Suite()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        List<ProfileLine> lines = ProfileLine.read(profile);
+        int feature = Runtime.version().feature();
+        List<Options> runs = new ArrayList<>();
+        List<String> titles = new ArrayList<>();
+        for (ProfileLine line : lines) {
+            if (line.minJdk() > feature) {
+                log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(), line.text());
+                continue;
+            }
+            List<String> args = new ArrayList<>(line.args());
+            args.addAll(jmhArgs);
+            try {
+                runs.add(options(new CommandLineOptions(args.toArray(new String[0])), feature));
+            } catch (CommandLineOptionException e) {
+                System.err.println(profile + " line " + line.number() + ": " + e.getMessage() + "\n  " + line.text());
+                return 2;
+            }
+            titles.add(line.text() + (jmhArgs.isEmpty() ? "" : " " + String.join(" ", jmhArgs)));
+        }
+        if (dryRun) {
+            titles.forEach(t -> log.println("would run: " + t));
+            return 0;
+        }
+        Files.createDirectories(out);
+        IncrementalResults results = new IncrementalResults(out.resolve("results.json"), out.resolve("results.md"));
+        int failed = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            log.printf("%n=== loopbench suite: run %d of %d: %s%n", i + 1, runs.size(), titles.get(i));
+            ProgressOutput output = new ProgressOutput(log, results);
+            try {
+                new Runner(runs.get(i), output).run();
+            } catch (RunnerException e) {
+                System.err.println("run " + (i + 1) + " failed: " + e.getMessage());
+                failed++;
+            }
+            failed += output.failedBenchmarks();
+        }
+        log.printf("%n=== loopbench suite: %d result(s) in %s and %s%s%n", results.count(),
+                out.resolve("results.json"), out.resolve("results.md"),
+                failed == 0 ? "" : "; " + failed + " benchmark(s) FAILED (see above)");
+        return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * JMH's options plus what loopbench's forks need on this JDK: on JDK 23+, Netty's Unsafe path is kept on
+     * with {@code --sun-misc-unsafe-memory-access=allow} (JDK 25 turns it off otherwise), and every fork checks
+     * that it really has Unsafe ({@code -Dloopbench.requireUnsafe=true}, see AbstractBenchmark).
+     */
+    static Options options(CommandLineOptions cmd, int jdkFeature) {
+        List<String> prepend = new ArrayList<>();
+        if (jdkFeature >= 23) {
+            prepend.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (jdkFeature >= 22) {
+            prepend.add("--enable-native-access=ALL-UNNAMED");
+        }
+        prepend.add("-Dloopbench.requireUnsafe=true");
+        if (cmd.getJvmArgsPrepend().hasValue()) {
+            prepend.addAll(cmd.getJvmArgsPrepend().get());
+        }
+        return new OptionsBuilder().parent(cmd).jvmArgsPrepend(prepend.toArray(new String[0])).build();
+    }
+}

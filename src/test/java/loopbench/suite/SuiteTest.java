@@ -1,0 +1,67 @@
+package loopbench.suite;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SuiteTest {
+
+    @Test
+    void profileLinesKeepJmhArgumentsAndJdkGuards(@TempDir Path dir) throws Exception {
+        Path p = dir.resolve("p.jmh");
+        Files.writeString(p, "# comment\n\nFooBenchmark -p a=1,2 -prof gc\n[jdk>=21] BarBenchmark -p mode=vt\n");
+        List<ProfileLine> lines = ProfileLine.read(p);
+        assertEquals(2, lines.size());
+        assertEquals(List.of("FooBenchmark", "-p", "a=1,2", "-prof", "gc"), lines.get(0).args());
+        assertEquals(3, lines.get(0).number());
+        assertEquals(0, lines.get(0).minJdk());
+        assertEquals(21, lines.get(1).minJdk());
+        assertEquals(List.of("BarBenchmark", "-p", "mode=vt"), lines.get(1).args());
+    }
+
+    @Test
+    void aMissingOrEmptyProfileIsAnError(@TempDir Path dir) throws Exception {
+        assertThrows(NoSuchFileException.class, () -> ProfileLine.read(dir.resolve("nope.jmh")));
+        Path empty = Files.writeString(dir.resolve("empty.jmh"), "# nothing\n");
+        assertThrows(java.io.IOException.class, () -> ProfileLine.read(empty));
+    }
+
+    @Test
+    void forksGetTheUnsafeFlagsTheirJdkNeeds() throws Exception {
+        Options on17 = Suite.options(new CommandLineOptions("Foo"), 17);
+        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25);
+        List<String> args17 = new ArrayList<>(on17.getJvmArgsPrepend().get());
+        List<String> args25 = new ArrayList<>(on25.getJvmArgsPrepend().get());
+        assertEquals(List.of("-Dloopbench.requireUnsafe=true"), args17);
+        assertTrue(args25.contains("--sun-misc-unsafe-memory-access=allow"), args25.toString());
+        assertTrue(args25.contains("-Dloopbench.requireUnsafe=true"), args25.toString());
+        assertTrue(args25.contains("-Dx=1"), "user's own prepend args are kept: " + args25);
+        assertFalse(args17.contains("--sun-misc-unsafe-memory-access=allow"));
+    }
+
+    @Test
+    void theShippedProfilesParseAsJmhOptions() throws Exception {
+        try (var files = Files.list(Paths.get("profiles"))) {
+            List<Path> profiles = files.filter(f -> f.toString().endsWith(".jmh")).toList();
+            assertFalse(profiles.isEmpty(), "profiles/*.jmh");
+            for (Path p : profiles) {
+                for (ProfileLine line : ProfileLine.read(p)) {
+                    new CommandLineOptions(line.args().toArray(new String[0])); // throws on a bad option
+                }
+            }
+        }
+    }
+}
