@@ -1,0 +1,190 @@
+package loopbench.proxy;
+
+import loopbench.knobs.ThreadModel;
+import loopbench.server.LoopbackServer;
+import loopbench.testing.RawHttp;
+import loopbench.testing.RawHttp.Conn;
+import loopbench.testing.RawHttp.Request;
+import loopbench.testing.RawHttp.Response;
+import loopbench.testing.Rig;
+import loopbench.testing.TestBackend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the L7 proxy does to the messages: Host set to the backend, X-Forwarded-For appended, hop-by-hop headers
+ * dropped, keep-alive kept on both sides (one backend connection per client connection, reused), and the client's
+ * own wish (Connection: close, HTTP/1.0) honoured on the client side only. The backend is a recording test server.
+ */
+class L7HeadersTest {
+
+    /** A request as the backend saw it, with the index of the backend connection it came on. */
+    record Seen(int connection, Request request) {
+    }
+
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private TestBackend backend;
+
+    @BeforeEach
+    void startBackend() throws IOException {
+        backend = TestBackend.start((socket, index) -> {
+            OutputStream out = socket.getOutputStream();
+            Request r;
+            while ((r = RawHttp.readRequest(socket.getInputStream())) != null) {
+                seen.add(new Seen(index, r));
+                byte[] body = (r.method() + " " + r.target() + " " + r.body().length).getBytes(StandardCharsets.UTF_8);
+                boolean close = r.target().contains("backend-closes");
+                out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\n"
+                        + (close ? "Connection: close\r\n" : "") + "X-Backend: yes\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.write(body);
+                out.flush();
+                if (close) {
+                    return;
+                }
+            }
+        });
+    }
+
+    @AfterEach
+    void stopBackend() {
+        backend.close();
+        backend.assertNoErrors();
+    }
+
+    private LoopbackServer proxy(ThreadModel model) {
+        return Rig.proxy(Layer.L7, model, backend.address());
+    }
+
+    private static void assertOk(Response r, String expectedBody) {
+        assertEquals(200, r.status(), r::toString);
+        assertEquals(expectedBody, r.bodyText());
+        assertEquals("yes", r.header("X-Backend"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void setsHostAndAppendsXForwardedFor(ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(model); Conn c = RawHttp.open(proxy.port())) {
+            assertOk(c.exchange(RawHttp.get("/a")), "GET /a 0");
+            assertOk(c.exchange(RawHttp.request("POST", "/b", new byte[3], "X-Forwarded-For: 10.1.2.3")), "POST /b 3");
+            assertOk(c.exchange(RawHttp.request("GET", "/c", null, "X-Forwarded-For: 10.1.2.3, 10.4.5.6",
+                    "Connection: keep-alive, X-Hop", "X-Hop: secret", "Keep-Alive: timeout=5", "X-End: to-end")), "GET /c 0");
+        }
+        assertEquals(3, seen.size());
+        String backendHost = "127.0.0.1:" + backend.port();
+        for (Seen s : seen) {
+            assertEquals(backendHost, s.request().header("Host"), "Host of " + s.request().target());
+            assertEquals("HTTP/1.1", s.request().version());
+            assertEquals(1, s.request().headers().all("Host").size());
+            assertEquals(1, s.request().headers().all("X-Forwarded-For").size());
+        }
+        assertEquals("127.0.0.1", seen.get(0).request().header("X-Forwarded-For"));
+        assertEquals("10.1.2.3, 127.0.0.1", seen.get(1).request().header("X-Forwarded-For"));
+        Request c = seen.get(2).request();
+        assertEquals("10.1.2.3, 10.4.5.6, 127.0.0.1", c.header("X-Forwarded-For"));
+        assertNull(c.header("X-Hop"), "a header named in Connection is hop-by-hop");
+        assertNull(c.header("Keep-Alive"));
+        assertEquals("to-end", c.header("X-End"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void keepsBothSidesAlive(ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
+            for (int i = 0; i < 5; i++) {
+                assertOk(a.exchange(RawHttp.get("/a" + i)), "GET /a" + i + " 0");
+                assertOk(b.exchange(RawHttp.post("/b" + i, new byte[i])), "POST /b" + i + " " + i);
+            }
+            // Pipelined on a kept-alive connection too.
+            a.send(RawHttp.concat(RawHttp.get("/p1"), RawHttp.get("/p2"), RawHttp.get("/p3")));
+            for (int i = 1; i <= 3; i++) {
+                assertOk(a.read(), "GET /p" + i + " 0");
+            }
+        }
+        assertEquals(13, seen.size());
+        // Each client connection had exactly one backend connection, used for all of its requests.
+        long aConns = seen.stream().filter(s -> s.request().target().startsWith("/a") || s.request().target().startsWith("/p"))
+                .map(Seen::connection).distinct().count();
+        long bConns = seen.stream().filter(s -> s.request().target().startsWith("/b")).map(Seen::connection).distinct().count();
+        assertEquals(1, aConns, "backend connections for client a");
+        assertEquals(1, bConns, "backend connections for client b");
+        assertEquals(2, backend.accepted());
+        for (Seen s : seen) {
+            assertFalse(s.request().headers().hasToken("Connection", "close"), "the backend side stays keep-alive");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void clientConnectionCloseClosesOnlyTheClientSide(ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(model)) {
+            try (Conn c = RawHttp.open(proxy.port())) {
+                Response r = c.exchange(RawHttp.request("GET", "/bye", null, "Connection: close"));
+                assertOk(r, "GET /bye 0");
+                assertTrue(r.headers().hasToken("Connection", "close"), r::toString);
+                assertTrue(c.closedByPeer(), "the proxy closes after answering Connection: close");
+            }
+            try (Conn c = RawHttp.open(proxy.port())) { // HTTP/1.0 without keep-alive: closed after one response
+                c.send(RawHttp.ascii("GET /old HTTP/1.0\r\n\r\n"));
+                assertOk(c.read(), "GET /old 0");
+                assertTrue(c.closedByPeer(), "HTTP/1.0 without keep-alive is closed after the response");
+            }
+            try (Conn c = RawHttp.open(proxy.port())) { // HTTP/1.0 asking for keep-alive gets it, said explicitly
+                for (int i = 0; i < 2; i++) {
+                    c.send(RawHttp.ascii("GET /old-ka HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+                    Response r = c.read();
+                    assertOk(r, "GET /old-ka 0");
+                    assertTrue(r.headers().hasToken("Connection", "keep-alive"), r::toString);
+                }
+            }
+        }
+        for (Seen s : seen) {
+            assertEquals("HTTP/1.1", s.request().version());
+            assertFalse(s.request().headers().hasToken("Connection", "close"), "the backend side stays keep-alive");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void backendClosingAfterAResponseIsReconnectedTransparently(ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(model); Conn c = RawHttp.open(proxy.port())) {
+            Response r = c.exchange(RawHttp.get("/backend-closes"));
+            assertOk(r, "GET /backend-closes 0");
+            assertFalse(r.headers().hasToken("Connection", "close"), "the client connection stays open");
+            for (int i = 0; i < 3; i++) {
+                assertOk(c.exchange(RawHttp.get("/after" + i)), "GET /after" + i + " 0");
+            }
+        }
+        assertEquals(2, backend.accepted(), "a new backend connection after the backend closed the first");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void headRequestGetsNoBodyButTheLength(ThreadModel model) throws Exception {
+        try (LoopbackServer origin = Rig.origin(4096);
+             LoopbackServer proxy = Rig.proxy(Layer.L7, model, origin.address());
+             Conn c = RawHttp.open(proxy.port())) {
+            c.send(RawHttp.concat(RawHttp.head("/"), RawHttp.get("/")));
+            Response head = c.readToHead();
+            assertEquals(200, head.status());
+            assertEquals("4096", head.header("Content-Length"));
+            Response get = c.read();
+            assertArrayEquals(loopbench.origin.ResponseBody.bytes(4096), get.body());
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package loopbench.proxy;
+
+import loopbench.knobs.Allocator;
+import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
+import loopbench.origin.ResponseBody;
+import loopbench.server.LoopbackServer;
+import loopbench.testing.RawHttp;
+import loopbench.testing.RawHttp.Conn;
+import loopbench.testing.RawHttp.Response;
+import loopbench.testing.Rig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Bytes arrive intact through the proxy for every layer x thread model x transport x allocator (54 configs): each
+ * config's proxy is started once and sees request and response bodies of 0 B, 1 B, 64 KiB and 1 MiB one after another
+ * on a keep-alive connection, the same mixed with GET and HEAD in one pipelined write, and 128 connections open at
+ * once, each with its own body. The backend is one origin (POST echoes the body, GET answers ResponseBody.bytes).
+ * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ProxyMatrixTest {
+    static final int[] SIZES = {0, 1, 64 * 1024, 1024 * 1024};
+    static final int GET_BODY = 64 * 1024;
+    static final int CONCURRENT = 128;
+
+    private LoopbackServer origin;
+    private ExecutorService clients;
+
+    @BeforeAll
+    void startOrigin() {
+        origin = Rig.origin(GET_BODY);
+        clients = Executors.newFixedThreadPool(16);
+    }
+
+    @AfterAll
+    void stop() throws InterruptedException {
+        clients.shutdownNow();
+        clients.awaitTermination(10, TimeUnit.SECONDS);
+        if (origin != null) {
+            origin.close();
+        }
+    }
+
+    static Stream<Arguments> configs() {
+        List<Arguments> all = new ArrayList<>();
+        for (Layer layer : Layer.values()) {
+            for (ThreadModel model : ThreadModel.values()) {
+                for (Transport transport : Transport.values()) {
+                    for (Allocator allocator : Allocator.values()) {
+                        all.add(Arguments.of(layer, model, transport, allocator));
+                    }
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "L{0} {1} {2} {3}")
+    @MethodSource("configs")
+    void bytesArriveIntact(Layer layer, ThreadModel model, Transport transport, Allocator allocator) throws Exception {
+        try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, allocator),
+                ProxyConfig.of(layer, origin.address(), model))) {
+            sequential(proxy.port());
+            pipelined(proxy.port());
+            concurrent(proxy.port());
+        }
+        Rig.assertNoThreads("proxy");
+    }
+
+    /** One keep-alive connection, one request at a time: POST echo of every size, then GET. */
+    private void sequential(int port) throws Exception {
+        try (Conn c = RawHttp.open(port)) {
+            for (int size : SIZES) {
+                byte[] body = ResponseBody.bytes(size);
+                Response r = c.exchange(RawHttp.post("/echo", body));
+                assertEquals(200, r.status(), () -> "POST " + size + ": " + r);
+                assertEquals(String.valueOf(size), r.header("Content-Length"));
+                assertArrayEquals(body, r.body(), "POST " + size + " B echo");
+            }
+            Response get = c.exchange(RawHttp.get("/"));
+            assertEquals(200, get.status());
+            assertArrayEquals(ResponseBody.bytes(GET_BODY), get.body(), "GET body");
+        }
+    }
+
+    /** Every size in one write, mixed with GET and HEAD, then the responses read in order. */
+    private void pipelined(int port) throws Exception {
+        List<byte[]> expected = new ArrayList<>();
+        List<Boolean> heads = new ArrayList<>();
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        requests.writeBytes(RawHttp.get("/first"));
+        expected.add(ResponseBody.bytes(GET_BODY));
+        heads.add(false);
+        for (int size : SIZES) {
+            byte[] body = RawHttp.uniqueBody(size, size);
+            requests.writeBytes(RawHttp.post("/echo/" + size, body));
+            expected.add(body);
+            heads.add(false);
+            requests.writeBytes(RawHttp.head("/head"));
+            expected.add(new byte[0]);
+            heads.add(true);
+        }
+        requests.writeBytes(RawHttp.get("/last"));
+        expected.add(ResponseBody.bytes(GET_BODY));
+        heads.add(false);
+
+        try (Conn c = RawHttp.open(port)) {
+            CompletableFuture<Void> written = c.sendInBackground(requests.toByteArray(), null);
+            for (int i = 0; i < expected.size(); i++) {
+                Response r = heads.get(i) ? c.readToHead() : c.read();
+                int n = i;
+                assertEquals(200, r.status(), () -> "pipelined response " + n + ": " + r);
+                if (heads.get(i)) {
+                    assertEquals(String.valueOf(GET_BODY), r.header("Content-Length"), "HEAD Content-Length");
+                }
+                assertArrayEquals(expected.get(i), r.body(), "pipelined response " + i + " out of " + expected.size());
+            }
+            RawHttp.await(written, 30);
+        }
+    }
+
+    /** CONCURRENT connections open at the same time, each POSTing its own body and then GETting, from 16 threads. */
+    private void concurrent(int port) throws Exception {
+        List<Conn> conns = new ArrayList<>();
+        try {
+            for (int i = 0; i < CONCURRENT; i++) {
+                conns.add(RawHttp.open(port));
+            }
+            List<Future<?>> results = new ArrayList<>();
+            for (int i = 0; i < CONCURRENT; i++) {
+                Conn c = conns.get(i);
+                int id = i;
+                results.add(clients.submit(() -> {
+                    byte[] body = RawHttp.uniqueBody(1000 + id, 100 + 37 * id);
+                    Response r = c.exchange(RawHttp.post("/c/" + id, body));
+                    assertEquals(200, r.status(), () -> "connection " + id + ": " + r);
+                    assertArrayEquals(body, r.body(), "connection " + id + " got another body");
+                    Response g = c.exchange(RawHttp.get("/c/" + id));
+                    assertArrayEquals(ResponseBody.bytes(GET_BODY), g.body());
+                    return null;
+                }));
+            }
+            for (Future<?> f : results) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            conns.forEach(Conn::close);
+        }
+    }
+}
