@@ -15,6 +15,7 @@ import io.netty.util.ReferenceCountUtil;
  */
 public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
     private final BackendConnector connector;
+    private ChannelFuture connect;
     private Channel outbound;
 
     public L4FrontendHandler(BackendConnector connector) {
@@ -24,7 +25,7 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         Channel inbound = ctx.channel();
-        ChannelFuture connect = connector.connect(inbound, new L4BackendHandler(inbound), false);
+        connect = connector.connect(inbound, new L4BackendHandler(inbound), false);
         outbound = connect.channel();
         connect.addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
@@ -37,6 +38,16 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!connect.isDone()) {
+            // Bytes can arrive before the backend is connected even though nothing asked for them: epoll and
+            // io_uring read on their own when the client half-closes (RDHUP). Relay them once connected.
+            connect.addListener((ChannelFutureListener) f -> relay(ctx, msg));
+            return;
+        }
+        relay(ctx, msg);
+    }
+
+    private void relay(ChannelHandlerContext ctx, Object msg) {
         if (outbound.isActive()) {
             outbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
                 if (f.isSuccess()) {
@@ -52,8 +63,15 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (outbound != null) {
+        if (connect == null) {
+            return;
+        }
+        if (connect.isDone()) {
             Channels.closeOnFlush(outbound);
+        } else {
+            // The client left while the backend was still connecting: close the backend once it is connected
+            // (after any bytes relayed above, the listeners run in order), or it would stay open for good.
+            connect.addListener((ChannelFutureListener) f -> Channels.closeOnFlush(outbound));
         }
     }
 
