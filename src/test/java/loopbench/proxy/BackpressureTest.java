@@ -140,11 +140,11 @@ class BackpressureTest {
                  OutputStream out = socket.getOutputStream();
                  Request r;
                  while ((r = RawHttp.readRequest(in)) != null) {
+                     served.incrementAndGet(); // before answering, so the count is final once the client has all
                      int id = Integer.parseInt(r.target().substring(1));
                      out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                      out.write(RawHttp.uniqueBody(id, size));
                      out.flush();
-                     served.incrementAndGet();
                  }
              });
              LoopbackServer proxy = Rig.proxy(Layer.L7, model, backend.address());
