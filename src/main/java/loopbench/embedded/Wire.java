@@ -90,6 +90,7 @@ public final class Wire {
      *
      * @return the number of bytes delivered
      */
+    @SuppressWarnings("deprecation") // RecvByteBufAllocator.Handle: what Channel.Unsafe hands out
     public int deliver(EmbeddedChannel reader) {
         if (pending == 0) {
             return 0;
