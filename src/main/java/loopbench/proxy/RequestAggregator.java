@@ -10,9 +10,9 @@ import io.netty.handler.codec.http.HttpRequest;
  * the response to an earlier pipelined request) but passed on as {@link OversizedRequest}, so that the proxy
  * answers 413 in order and then closes the connection.
  */
-final class RequestAggregator extends HttpObjectAggregator {
+public final class RequestAggregator extends HttpObjectAggregator {
 
-    RequestAggregator(int maxContentLength) {
+    public RequestAggregator(int maxContentLength) {
         super(maxContentLength, true);
     }
 
