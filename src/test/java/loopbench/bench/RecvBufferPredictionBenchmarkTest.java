@@ -1,0 +1,104 @@
+package loopbench.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * RecvBufferPredictionBenchmark's simulation reads every byte of every message with every predictor, and
+ * what it reports about the predictors (C003-2) is what they do.
+ */
+class RecvBufferPredictionBenchmarkTest {
+    private static final int WARM_UP = 30;
+    private static final int MESSAGES = 100;
+
+    static Stream<Arguments> everyCombination() {
+        List<Arguments> all = new ArrayList<>();
+        for (String arrival : new String[] {"whole", "mss1448"}) {
+            for (String predictor : new String[] {"adaptive", "fixed:2048", "halving"}) {
+                for (int size : new int[] {1024, 2048, 5120, 10240, 51200, 102400}) {
+                    all.add(Arguments.of(predictor, size, arrival));
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    /** Steady-state totals over {@link #MESSAGES} messages, after {@link #WARM_UP}. */
+    private static RecvBufferPredictionBenchmark.Reads run(String predictor, int size, String arrival) {
+        RecvBufferPredictionBenchmark b = new RecvBufferPredictionBenchmark();
+        b.predictor = predictor;
+        b.messageSize = size;
+        b.arrival = arrival;
+        b.setUp();
+        try {
+            RecvBufferPredictionBenchmark.Reads stats = new RecvBufferPredictionBenchmark.Reads();
+            stats.reset();
+            for (int i = 0; i < WARM_UP; i++) {
+                assertEquals(size, b.readMessage(stats));
+            }
+            stats.reset();
+            for (int i = 0; i < MESSAGES; i++) {
+                assertEquals(size, b.readMessage(stats));
+            }
+            return stats;
+        } finally {
+            b.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("everyCombination")
+    void everyByteOfEveryMessageIsRead(String predictor, int size, String arrival) {
+        RecvBufferPredictionBenchmark.Reads s = run(predictor, size, arrival);
+        assertEquals(MESSAGES, s.messages);
+        assertEquals((long) MESSAGES * size, s.bytesRead, "bytes read");
+        assertTrue(s.bytesAllocated >= s.bytesRead, "room for every byte read");
+        assertEquals(s.buffers, s.reads, "one buffer per read");
+        if (predictor.startsWith("fixed:")) {
+            assertEquals(0, s.guessChanges, "a fixed buffer never changes size");
+            assertEquals(s.buffers * 2048, s.bytesAllocated);
+        }
+    }
+
+    /**
+     * Whole 5k messages: every predictor settles on one buffer size; none jitters. Mina's halving rule waits
+     * for a second small read in a row before it halves, and with whole messages there is none.
+     */
+    @Test
+    void wholeMessagesOf5kMakeNoPredictorJitter() {
+        for (String predictor : new String[] {"adaptive", "fixed:2048", "halving"}) {
+            RecvBufferPredictionBenchmark.Reads s = run(predictor, 5120, "whole");
+            assertEquals(0, s.guessChanges, predictor + " guess changes in steady state");
+        }
+        RecvBufferPredictionBenchmark.Reads halving = run("halving", 5120, "whole");
+        assertEquals(MESSAGES, halving.reads, "halving settles on 8 KiB: one read per message");
+        assertEquals(MESSAGES * 8192L, halving.bytesAllocated);
+    }
+
+    /**
+     * 5k messages arriving one 1,448-byte segment per read event: the halving predictor jitters - each
+     * message's short last segment, second small read in a row, halves the buffer, and the next full segment
+     * doubles it back - two changes per message. Netty's adaptive predictor changes its guess too, but less
+     * often.
+     */
+    @Test
+    void segmentSizedReadsOf5kMakeTheHalvingPredictorJitter() {
+        RecvBufferPredictionBenchmark.Reads halving = run("halving", 5120, "mss1448");
+        assertEquals(2 * MESSAGES, halving.guessChanges, "halving: two changes per message");
+        RecvBufferPredictionBenchmark.Reads adaptive = run("adaptive", 5120, "mss1448");
+        assertTrue(adaptive.guessChanges > 0, "adaptive changes its guess too");
+        assertTrue(adaptive.guessChanges < halving.guessChanges,
+                "adaptive " + adaptive.guessChanges + " vs halving " + halving.guessChanges);
+        RecvBufferPredictionBenchmark.Reads fixed = run("fixed:2048", 5120, "mss1448");
+        assertEquals(0, fixed.guessChanges);
+    }
+}
