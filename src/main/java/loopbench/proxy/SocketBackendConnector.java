@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import loopbench.knobs.ThreadModel;
 import loopbench.server.ServerContext;
+import loopbench.server.ServerResources;
 
 import java.net.InetSocketAddress;
 
@@ -19,11 +20,15 @@ public final class SocketBackendConnector implements BackendConnector {
     private final ThreadModel threadModel;
     /** The group backend channels register on; unused for {@link ThreadModel#REUSE_SERVER_THREAD}. */
     private final EventLoopGroup backendGroup;
+    /** The proxy server's resources: every backend channel is closed with the server. */
+    private final ServerResources resources;
 
-    private SocketBackendConnector(Bootstrap prototype, ThreadModel threadModel, EventLoopGroup backendGroup) {
+    private SocketBackendConnector(Bootstrap prototype, ThreadModel threadModel, EventLoopGroup backendGroup,
+                                   ServerResources resources) {
         this.prototype = prototype;
         this.threadModel = threadModel;
         this.backendGroup = backendGroup;
+        this.resources = resources;
     }
 
     /** A connector for the proxy server described by {@code context}; may start the backend's own group. */
@@ -49,15 +54,17 @@ public final class SocketBackendConnector implements BackendConnector {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .remoteAddress(backend);
-        return new SocketBackendConnector(prototype, threadModel, group);
+        return new SocketBackendConnector(prototype, threadModel, group, context.resources());
     }
 
     @Override
     public ChannelFuture connect(Channel inbound, ChannelHandler handler, boolean autoRead) {
         EventLoopGroup group = threadModel == ThreadModel.REUSE_SERVER_THREAD ? inbound.eventLoop() : backendGroup;
-        return prototype.clone(group)
+        ChannelFuture connect = prototype.clone(group)
                 .handler(handler)
                 .option(ChannelOption.AUTO_READ, autoRead)
                 .connect();
+        resources.track(connect.channel());
+        return connect;
     }
 }

@@ -4,6 +4,8 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 
@@ -45,6 +47,13 @@ public final class LoopbackServer implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.ALLOCATOR, context.allocator())
+                    .handler(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+                            resources.track((Channel) accepted); // closed by close(), whatever the loops do
+                            ctx.fireChannelRead(accepted);
+                        }
+                    })
                     .childOption(ChannelOption.ALLOCATOR, context.allocator())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(setup.childHandler(context));

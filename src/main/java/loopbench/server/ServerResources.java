@@ -1,5 +1,6 @@
 package loopbench.server;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
@@ -9,6 +10,8 @@ import loopbench.knobs.Transport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +19,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Every thread pool a server starts, created here so that {@link #close()} can shut all of them down
  * and wait until each thread has exited: a closed server leaves no thread and no port behind.
+ *
+ * <p>Every channel the server opens or accepts is {@linkplain #track(Channel) tracked} and closed by
+ * {@link #close()} before any pool stops. Shutting an event loop down does not reliably close its channels:
+ * Netty 4.2's {@code SingleThreadIoEventLoop} closes them only if the loop sees the shutdown at the top of
+ * an iteration, and with a quiet period of 0 a shutdown that starts mid-iteration ends the loop first,
+ * leaving those sockets open for good (the peer never sees a close).
  */
 public final class ServerResources implements AutoCloseable {
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 10;
@@ -23,7 +32,8 @@ public final class ServerResources implements AutoCloseable {
     private final String name;
     private final List<Thread> threads = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private boolean closed;
+    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     public ServerResources(String name) {
         this.name = name;
@@ -65,6 +75,18 @@ public final class ServerResources implements AutoCloseable {
         closeables.add(closeable);
     }
 
+    /**
+     * Closes {@code channel} with the server if it is still open then; a channel tracked after the server
+     * began closing is closed at once.
+     */
+    public void track(Channel channel) {
+        channels.add(channel);
+        channel.closeFuture().addListener(f -> channels.remove(channel));
+        if (closed) {
+            channel.close();
+        }
+    }
+
     public ThreadFactory threadFactory(String role) {
         return new TrackedThreadFactory("loopbench-" + name + "-" + role, threads);
     }
@@ -79,6 +101,7 @@ public final class ServerResources implements AutoCloseable {
             closed = true;
             toClose = new ArrayList<>(closeables);
         }
+        closeChannels();
         RuntimeException failure = null;
         for (AutoCloseable c : toClose) {
             try {
@@ -96,6 +119,21 @@ public final class ServerResources implements AutoCloseable {
         joinThreads();
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** Closes every tracked channel, each on its own loop, and waits until each is closed. */
+    private void closeChannels() {
+        List<Channel> open = new ArrayList<>(channels);
+        for (Channel ch : open) {
+            ch.close();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_TIMEOUT_SECONDS);
+        for (Channel ch : open) {
+            long left = deadline - System.nanoTime();
+            if (left > 0 && !ch.eventLoop().inEventLoop()) {
+                ch.closeFuture().awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
+            }
         }
     }
 
