@@ -4,6 +4,7 @@ import loopbench.echo.EchoConfig;
 import loopbench.echo.EchoExecutor;
 import loopbench.echo.EchoServer;
 import loopbench.knobs.RecvAllocator;
+import loopbench.server.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +34,8 @@ final class EchoCommand implements Callable<Integer> {
     public Integer call() {
         EchoConfig config = Cli.validated(() -> new EchoConfig(recvAllocator, executor,
                 executorThreads == null ? EchoConfig.DEFAULT_EXECUTOR_THREADS : executorThreads));
-        return ServerRunner.serveUntilSignalled(() -> EchoServer.start(server.toServerOptions(), config),
+        ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        return ServerRunner.serveUntilSignalled(() -> EchoServer.start(options, config),
                 System.out, System.err);
     }
 }

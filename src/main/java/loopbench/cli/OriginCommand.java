@@ -3,6 +3,7 @@ package loopbench.cli;
 import loopbench.origin.OriginConfig;
 import loopbench.origin.OriginServer;
 import loopbench.origin.WorkStrategy;
+import loopbench.server.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,7 +38,8 @@ final class OriginCommand implements Callable<Integer> {
         OriginConfig config = Cli.validated(() -> new OriginConfig(bodySize, workMs, workStrategy,
                 executorThreads == null ? OriginConfig.DEFAULT_EXECUTOR_THREADS : executorThreads,
                 OriginConfig.DEFAULT_MAX_CONTENT_LENGTH));
-        return ServerRunner.serveUntilSignalled(() -> OriginServer.start(server.toServerOptions(), config),
+        ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        return ServerRunner.serveUntilSignalled(() -> OriginServer.start(options, config),
                 System.out, System.err);
     }
 }

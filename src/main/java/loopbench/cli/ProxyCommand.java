@@ -4,6 +4,7 @@ import loopbench.knobs.ThreadModel;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
+import loopbench.server.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,7 +37,8 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength));
-        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(server.toServerOptions(), config),
+        ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
                 System.out, System.err);
     }
 }

@@ -1,0 +1,131 @@
+package loopbench.cli;
+
+import loopbench.knobs.RecvAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Argument handling, in process through {@link Main#run}: every command has --help (exit 0, naming its options), and a
+ * bad flag or value exits 2 with a message that names the bad value and the valid ones, before any server starts.
+ * (Only inputs rejected before a server would start are checked here: a valid command line would serve until a
+ * signal; those are in {@link CliServerProcessTest}.)
+ */
+class CliArgumentsTest {
+
+    record Result(int exitCode, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
+        }
+    }
+
+    static synchronized Result run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = Main.run(args);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    static Stream<Arguments> helps() {
+        return Stream.of(
+                Arguments.of("origin", new String[] {"--listen", "--transport", "--allocator", "--buffers", "--io-threads",
+                        "--body-size", "--work-ms", "--work-strategy", "block-event-loop", "virtual-thread", "timer"}),
+                Arguments.of("echo", new String[] {"--listen", "--transport", "--recv-allocator", "fixed:BYTES", "halving",
+                        "--executor", "--executor-threads"}),
+                Arguments.of("proxy", new String[] {"--listen", "--backend", "--layer", "--thread-model", "individual-group",
+                        "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator"}));
+    }
+
+    @ParameterizedTest(name = "{0} --help")
+    @MethodSource("helps")
+    void helpExitsZeroAndNamesTheOptions(String command, String[] mentions) {
+        for (String flag : new String[] {"--help", "-h"}) {
+            Result r = run(command, flag);
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().startsWith("Usage: loopbench " + command), r::toString);
+            for (String m : mentions) {
+                assertTrue(r.out().contains(m), () -> "help of " + command + " should mention " + m + ": " + r);
+            }
+        }
+        Result viaHelpCommand = run("help", command);
+        assertEquals(0, viaHelpCommand.exitCode(), viaHelpCommand::toString);
+        assertTrue(viaHelpCommand.out().contains("Usage: loopbench " + command), viaHelpCommand::toString);
+    }
+
+    @Test
+    void topLevelHelpAndNoCommand() {
+        Result help = run("--help");
+        assertEquals(0, help.exitCode(), help::toString);
+        for (String c : new String[] {"origin", "echo", "proxy"}) {
+            assertTrue(help.out().contains(c), help::toString);
+        }
+        Result none = run();
+        assertEquals(2, none.exitCode(), none::toString);
+        assertTrue(none.err().contains("valid commands: origin, echo, proxy"), none::toString);
+    }
+
+    static Stream<Arguments> badInputs() {
+        String backend = "127.0.0.1:9";
+        return Stream.of(
+                Arguments.of(new String[] {"origin", "--transport", "foo"}, new String[] {"'foo'", "nio, epoll, io_uring"}),
+                Arguments.of(new String[] {"echo", "--transport", "NIO"}, new String[] {"'NIO'", "nio, epoll, io_uring"}),
+                Arguments.of(new String[] {"origin", "--allocator", "x"}, new String[] {"'x'", "pooled, unpooled, adaptive"}),
+                Arguments.of(new String[] {"origin", "--buffers", "x"}, new String[] {"'x'", "direct, heap"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--thread-model", "y"},
+                        new String[] {"'y'", "individual-group, reuse-server-group, reuse-server-thread"}),
+                Arguments.of(new String[] {"proxy", "--layer", "5", "--backend", backend}, new String[] {"'5'", "4, 7"}),
+                Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:abc"},
+                        new String[] {"'fixed:abc'", "'abc' is not a number", RecvAllocator.VALID}),
+                Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:0"}, new String[] {"'fixed:0'", RecvAllocator.VALID}),
+                Arguments.of(new String[] {"echo", "--recv-allocator", "big"}, new String[] {"'big'", RecvAllocator.VALID}),
+                Arguments.of(new String[] {"echo", "--executor", "pool"}, new String[] {"'pool'", "none, group"}),
+                Arguments.of(new String[] {"origin", "--work-strategy", "nope"},
+                        new String[] {"'nope'", "none, block-event-loop, pipeline-executor, offload-executor, virtual-thread, timer"}),
+                Arguments.of(new String[] {"origin", "--listen", "nonsense"}, new String[] {"'nonsense'", "HOST:PORT"}),
+                Arguments.of(new String[] {"origin", "--listen", "127.0.0.1:70000"}, new String[] {"70000", "0..65535"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", "localhost"}, new String[] {"'localhost'", "HOST:PORT"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7"}, new String[] {"--backend", "HOST:PORT"}),
+                Arguments.of(new String[] {"proxy", "--backend", backend}, new String[] {"--layer"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--max-content-length", "-1"},
+                        new String[] {"max content length must be >= 0, was -1"}),
+                Arguments.of(new String[] {"origin", "--body-size", "-1"}, new String[] {"body size must be >= 0, was -1"}),
+                Arguments.of(new String[] {"origin", "--body-size", "lots"}, new String[] {"'lots'", "--body-size"}),
+                Arguments.of(new String[] {"origin", "--work-ms", "5"}, new String[] {"--work-ms 5", "--work-strategy"}),
+                Arguments.of(new String[] {"origin", "--executor-threads", "0"}, new String[] {"executor threads must be >= 1"}),
+                Arguments.of(new String[] {"echo", "--io-threads", "0"}, new String[] {"--io-threads must be at least 1, was 0"}),
+                Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
+                Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInputs")
+    void badFlagOrValueExits2NamingIt(String[] args, String[] mentions) {
+        Result r = run(args);
+        assertEquals(2, r.exitCode(), r::toString);
+        assertEquals("", r.out(), "nothing on stdout for a usage error");
+        for (String m : mentions) {
+            assertTrue(r.err().contains(m), () -> "the message should contain " + m + ": " + r);
+        }
+        assertTrue(r.err().contains("--help"), () -> "points to --help: " + r);
+    }
+}

@@ -1,0 +1,189 @@
+package loopbench.cli;
+
+import loopbench.origin.ResponseBody;
+import loopbench.server.LoopbackServer;
+import loopbench.testing.CliProcess;
+import loopbench.testing.RawHttp;
+import loopbench.testing.RawHttp.Conn;
+import loopbench.testing.Rig;
+import loopbench.testing.TestBackend;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The servers' CLI contract, each in a child JVM: exactly one stdout line, {@code listening on 127.0.0.1:PORT}, once
+ * the port accepts (the real port when 0 was asked); it serves; SIGTERM or SIGINT shuts it down gracefully with exit
+ * code 0, and nothing more appears on stdout. Failures to start exit 1 saying why.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CliServerProcessTest {
+    static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
+
+    private LoopbackServer origin;
+
+    @BeforeAll
+    void startBackendOrigin() {
+        origin = Rig.origin(777);
+    }
+
+    @AfterAll
+    void stop() {
+        if (origin != null) {
+            origin.close();
+        }
+    }
+
+    enum Signal { TERM, INT }
+
+    static Stream<Arguments> servers() {
+        List<Arguments> all = new ArrayList<>();
+        for (String kind : new String[] {"origin", "echo", "proxy-4", "proxy-7"}) {
+            for (Signal signal : Signal.values()) {
+                all.add(Arguments.of(kind, signal));
+            }
+        }
+        return all.stream();
+    }
+
+    private String[] args(String kind, String listen) {
+        switch (kind) {
+            case "origin":
+                return new String[] {"origin", "--listen", listen, "--body-size", "777", "--transport", "epoll"};
+            case "echo":
+                return new String[] {"echo", "--listen", listen, "--recv-allocator", "fixed:2048", "--executor", "group"};
+            case "proxy-4":
+            case "proxy-7":
+                return new String[] {"proxy", "--listen", listen, "--layer", kind.substring(6), "--backend",
+                        "127.0.0.1:" + origin.port(), "--thread-model", "individual-group", "--transport", "io_uring",
+                        "--allocator", "pooled"};
+            default:
+                throw new AssertionError(kind);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} SIG{1}")
+    @MethodSource("servers")
+    void printsOneLineServesAndExitsZeroOnSignal(String kind, Signal signal) throws Exception {
+        // Port 0 for SIGTERM; a port chosen here for SIGINT (then the line must name exactly that one).
+        int asked = signal == Signal.TERM ? 0 : freePort();
+        try (CliProcess cli = CliProcess.start(args(kind, "127.0.0.1:" + asked))) {
+            String line = cli.nextLine();
+            assertNotNull(line, () -> "no 'listening on' line: " + cli);
+            Matcher m = LISTENING.matcher(line);
+            assertTrue(m.matches(), () -> "first stdout line: '" + line + "' " + cli);
+            int port = Integer.parseInt(m.group(1));
+            if (asked == 0) {
+                assertNotEquals(0, port, "the real port, not 0");
+            } else {
+                assertEquals(asked, port);
+            }
+            serve(kind, port); // right after the line: it already accepts
+
+            if (signal == Signal.TERM) {
+                cli.sigterm();
+            } else {
+                cli.sigint();
+            }
+            assertEquals(0, cli.waitForExit(), () -> "exit code after SIG" + signal + ": " + cli);
+            assertEquals(List.of(line), cli.stdoutLines(), () -> "stdout must be exactly one line: " + cli);
+            assertTrue(cli.stderr().contains("stopped"), cli::toString);
+            Rig.assertPortFree(port);
+        }
+    }
+
+    private void serve(String kind, int port) throws Exception {
+        try (Conn c = RawHttp.open(port)) {
+            if (kind.equals("echo")) {
+                byte[] b = RawHttp.uniqueBody(5, 10_000);
+                var sent = c.sendInBackground(b, null);
+                assertArrayEquals(b, RawHttp.readExactly(c.in(), b.length));
+                RawHttp.await(sent, 30);
+            } else {
+                for (int i = 0; i < 2; i++) {
+                    assertArrayEquals(ResponseBody.bytes(777), c.exchange(RawHttp.get("/")).body());
+                }
+                byte[] body = RawHttp.uniqueBody(6, 100_000);
+                assertArrayEquals(body, c.exchange(RawHttp.post("/", body)).body());
+            }
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void portTakenExits1SayingWhy() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             CliProcess cli = CliProcess.run("echo", "--listen", "127.0.0.1:" + taken.getLocalPort())) {
+            assertEquals(1, cli.exitCode(), cli::toString);
+            assertTrue(cli.stdoutLines().isEmpty(), cli::toString);
+            assertTrue(cli.stderr().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()), cli::toString);
+        }
+    }
+
+    @Test
+    void proxyToARefusingBackendStillStartsAndStops() throws Exception {
+        try (TestBackend.RefusingPort refusing = TestBackend.refusingPort();
+             CliProcess cli = CliProcess.start("proxy", "--layer", "7", "--backend", "127.0.0.1:" + refusing.port())) {
+            Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
+            assertTrue(m.matches(), cli::toString);
+            try (Conn c = RawHttp.open(Integer.parseInt(m.group(1)))) {
+                assertEquals(502, c.exchange(RawHttp.get("/")).status());
+            }
+            cli.sigterm();
+            assertEquals(0, cli.waitForExit(), cli::toString);
+        }
+    }
+
+    /** virtual-thread: on JDK 21+ it serves; before, the CLI refuses with exit 1 naming JDK 21. Also run on JDK 25. */
+    @Test
+    @Tag("jdk25")
+    void virtualThreadStrategyDependsOnTheJdk() throws Exception {
+        String[] args = {"origin", "--work-strategy", "virtual-thread", "--work-ms", "5", "--body-size", "777"};
+        if (Runtime.version().feature() < 21) {
+            try (CliProcess cli = CliProcess.run(args)) {
+                assertEquals(1, cli.exitCode(), cli::toString);
+                assertTrue(cli.stdoutLines().isEmpty(), cli::toString);
+                assertTrue(cli.stderr().contains("needs JDK 21 or newer"), cli::toString);
+                assertTrue(cli.stderr().contains("virtual-thread"), cli::toString);
+            }
+            return;
+        }
+        try (CliProcess cli = CliProcess.start(args)) {
+            Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
+            assertTrue(m.matches(), cli::toString);
+            try (Conn c = RawHttp.open(Integer.parseInt(m.group(1)))) {
+                c.send(RawHttp.concat(RawHttp.get("/1"), RawHttp.post("/2", new byte[] {1, 2, 3}), RawHttp.get("/3")));
+                assertArrayEquals(ResponseBody.bytes(777), c.read().body());
+                assertArrayEquals(new byte[] {1, 2, 3}, c.read().body());
+                assertArrayEquals(ResponseBody.bytes(777), c.read().body());
+            }
+            cli.sigterm();
+            assertEquals(0, cli.waitForExit(), cli::toString);
+            assertEquals(1, cli.stdoutLines().size(), cli::toString);
+        }
+    }
+}
