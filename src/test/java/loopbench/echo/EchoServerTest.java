@@ -7,6 +7,7 @@ import loopbench.server.LoopbackServer;
 import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
 import loopbench.testing.Rig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,6 +47,7 @@ class EchoServerTest {
         return all.stream();
     }
 
+    @Tag("jdk25") // every transport on JDK 25 too
     @ParameterizedTest(name = "{0} executor={1} {2}")
     @MethodSource("configs")
     void roundTripsAreIntact(String recv, EchoExecutor executor, Transport transport) throws Exception {

@@ -9,6 +9,7 @@ import loopbench.testing.RawHttp.Response;
 import loopbench.testing.Rig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -183,6 +184,7 @@ class OriginServerTest {
         return all.stream();
     }
 
+    @Tag("jdk25") // also on JDK 25, where Netty runs without Unsafe unless allowed
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("transportsAndAllocators")
     void servesOnEveryTransportAndAllocator(Transport transport, Allocator allocator) throws Exception {

@@ -187,4 +187,64 @@ class L7HeadersTest {
             assertArrayEquals(loopbench.origin.ResponseBody.bytes(4096), get.body());
         }
     }
+
+    /**
+     * Whatever framing the backend uses (chunked, or the end of the body marked by closing the connection), the client
+     * gets one aggregated response with Content-Length; a response over --max-content-length is a 502.
+     */
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void backendResponseFramingIsNormalisedAndOversizedIs502(ThreadModel model) throws Exception {
+        byte[] body = RawHttp.uniqueBody(11, 60_000); // under the 64 KiB limit below
+        try (TestBackend framing = TestBackend.start((socket, index) -> {
+                 OutputStream out = socket.getOutputStream();
+                 Request r;
+                 while ((r = RawHttp.readRequest(socket.getInputStream())) != null) {
+                     switch (r.target()) {
+                         case "/chunked":
+                             out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"));
+                             for (int off = 0; off < body.length; off += 25_000) {
+                                 int n = Math.min(25_000, body.length - off);
+                                 out.write(RawHttp.ascii(Integer.toHexString(n) + "\r\n"));
+                                 out.write(body, off, n);
+                                 out.write(RawHttp.ascii("\r\n"));
+                             }
+                             out.write(RawHttp.ascii("0\r\n\r\n"));
+                             out.flush();
+                             break;
+                         case "/until-close":
+                             out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n"));
+                             out.write(body);
+                             out.flush();
+                             return; // closing ends the body
+                         case "/too-big":
+                             byte[] big = new byte[64 * 1024 + 1];
+                             out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nContent-Length: " + big.length + "\r\n\r\n"));
+                             out.write(big);
+                             out.flush();
+                             break;
+                         default:
+                             out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+                             out.flush();
+                     }
+                 }
+             });
+             LoopbackServer proxy = loopbench.proxy.ProxyServer.start(Rig.options(),
+                     new ProxyConfig(Layer.L7, framing.address(), model, 64 * 1024));
+             Conn c = RawHttp.open(proxy.port())) {
+            for (String path : new String[] {"/chunked", "/until-close", "/chunked"}) {
+                Response r = c.exchange(RawHttp.get(path));
+                assertEquals(200, r.status(), r::toString);
+                assertEquals(String.valueOf(body.length), r.header("Content-Length"), r::toString);
+                assertNull(r.header("Transfer-Encoding"), r::toString);
+                assertFalse(r.headers().hasToken("Connection", "close"), "the client side stays open: " + r);
+                assertArrayEquals(body, r.body(), path);
+            }
+            Response tooBig = c.exchange(RawHttp.get("/too-big"));
+            assertEquals(502, tooBig.status(), tooBig::toString);
+            Response after = c.exchange(RawHttp.get("/small"));
+            assertEquals("ok", after.bodyText(), after::toString);
+            framing.assertNoErrors();
+        }
+    }
 }

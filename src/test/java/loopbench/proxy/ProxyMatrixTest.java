@@ -11,6 +11,7 @@ import loopbench.testing.RawHttp.Response;
 import loopbench.testing.Rig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -18,7 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,11 +46,16 @@ class ProxyMatrixTest {
     static final int CONCURRENT = 128;
 
     private LoopbackServer origin;
+    /** One origin per GET body size, for the GET check below. */
+    private final Map<Integer, LoopbackServer> originsBySize = new HashMap<>();
     private ExecutorService clients;
 
     @BeforeAll
     void startOrigin() {
         origin = Rig.origin(GET_BODY);
+        for (int size : SIZES) {
+            originsBySize.put(size, Rig.origin(size));
+        }
         clients = Executors.newFixedThreadPool(16);
     }
 
@@ -55,6 +63,7 @@ class ProxyMatrixTest {
     void stop() throws InterruptedException {
         clients.shutdownNow();
         clients.awaitTermination(10, TimeUnit.SECONDS);
+        originsBySize.values().forEach(LoopbackServer::close);
         if (origin != null) {
             origin.close();
         }
@@ -84,6 +93,39 @@ class ProxyMatrixTest {
             concurrent(proxy.port());
         }
         Rig.assertNoThreads("proxy");
+    }
+
+    static Stream<Arguments> layersAndModels() {
+        List<Arguments> all = new ArrayList<>();
+        for (Layer layer : Layer.values()) {
+            for (ThreadModel model : ThreadModel.values()) {
+                all.add(Arguments.of(layer, model));
+            }
+        }
+        return all.stream();
+    }
+
+    /** GET response bodies of every size (the origin's --body-size), sequential, after HEAD, and pipelined. */
+    @Tag("jdk25") // a proxy smoke test on JDK 25 too
+    @ParameterizedTest(name = "L{0} {1}")
+    @MethodSource("layersAndModels")
+    void getBodiesOfEverySizeArriveIntact(Layer layer, ThreadModel model) throws Exception {
+        for (int size : SIZES) {
+            byte[] expected = ResponseBody.bytes(size);
+            try (LoopbackServer proxy = Rig.proxy(layer, model, originsBySize.get(size).address());
+                 Conn c = RawHttp.open(proxy.port())) {
+                for (int i = 0; i < 2; i++) {
+                    Response r = c.exchange(RawHttp.get("/" + i));
+                    assertEquals(String.valueOf(size), r.header("Content-Length"), r::toString);
+                    assertArrayEquals(expected, r.body(), "GET " + size + " B");
+                }
+                c.send(RawHttp.concat(RawHttp.get("/a"), RawHttp.head("/b"), RawHttp.get("/c"), RawHttp.get("/d")));
+                assertArrayEquals(expected, c.read().body());
+                assertEquals(String.valueOf(size), c.readToHead().header("Content-Length"));
+                assertArrayEquals(expected, c.read().body());
+                assertArrayEquals(expected, c.read().body());
+            }
+        }
     }
 
     /** One keep-alive connection, one request at a time: POST echo of every size, then GET. */

@@ -142,7 +142,7 @@ public final class RawHttp {
         @Override
         public String toString() {
             return version + " " + status + " " + reason + " " + headers.fields() + " body=" + body.length + " bytes"
-                    + (body.length <= 200 ? " '" + bodyText().trim() + "'" : "");
+                    + (body.length <= 600 ? " '" + bodyText().trim() + "'" : "");
         }
     }
 
