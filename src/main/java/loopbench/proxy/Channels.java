@@ -9,9 +9,12 @@ final class Channels {
     private Channels() {
     }
 
-    /** Closes {@code ch} once everything already written to it has been flushed. */
+    /**
+     * Closes {@code ch} once everything already written to it has been flushed. Not if its event loop is shutting
+     * down: the server is closing, has closed that channel itself (ServerResources) and the loop takes no more tasks.
+     */
     static void closeOnFlush(Channel ch) {
-        if (ch.isActive()) {
+        if (ch.isActive() && !ch.eventLoop().isShuttingDown()) {
             ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }
