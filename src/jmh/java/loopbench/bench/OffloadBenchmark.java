@@ -42,6 +42,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -89,6 +90,8 @@ import java.util.concurrent.locks.LockSupport;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
+// Warm-up longer than AbstractBenchmark's 3 x 1 s: several event loops and executors warm up together.
+@Warmup(iterations = 10, time = 1)
 public class OffloadBenchmark extends AbstractBenchmark {
     /** Requests per op, split evenly over the connections. */
     static final int MESSAGES = 64;

@@ -28,6 +28,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +66,8 @@ import java.nio.charset.StandardCharsets;
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dio.netty.leakDetection.level=disabled",
         "-Dio.netty.noUnsafe=false", EventLoopHarnessExecutor.EXECUTOR, EventLoopHarnessExecutor.EXECUTOR_CLASS})
+// Warm-up longer than AbstractBenchmark's 3 x 1 s: the L7 path takes ~8 s of JIT to settle on a busy 2-core machine.
+@Warmup(iterations = 10, time = 1)
 public class PipelineCostBenchmark extends AbstractBenchmark {
     /** The backend address the L7 proxy names in its Host header; same length as the client's Host. */
     static final InetSocketAddress BACKEND = new InetSocketAddress("127.0.0.1", 8080);

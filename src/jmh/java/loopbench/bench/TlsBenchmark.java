@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,6 +63,8 @@ import java.util.concurrent.TimeUnit;
         "-Dio.netty.noUnsafe=false", EventLoopHarnessExecutor.EXECUTOR, EventLoopHarnessExecutor.EXECUTOR_CLASS})
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
+// Warm-up longer than AbstractBenchmark's 3 x 1 s: the JDK provider's EC handshake takes ~8 s of JIT to settle.
+@Warmup(iterations = 10, time = 1)
 public class TlsBenchmark extends AbstractBenchmark {
     static final int RECORD = 16 * 1024;
     static final String CERT = "/loopbench/tls/cert.pem";
