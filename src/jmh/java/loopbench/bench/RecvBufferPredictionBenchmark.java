@@ -41,11 +41,20 @@ import org.openjdk.jmh.annotations.TearDown;
  * allocated, bytes allocated, reads (including the final empty read when a buffer was filled exactly) and
  * guess changes (how often the size of the next buffer differs from the previous one: the jitter).
  *
- * <p>What to expect: {@code fixed} never changes its guess, and needs many reads for large messages.
- * {@code adaptive} settles on one size per message size and stays there. Whether {@code halving} jitters
- * depends on the arrival: with whole messages it settles too (double on a full read, halve only on the
- * second read in a row under half the buffer); with segment-sized reads a message's short last segment
- * can halve the buffer that the next full segment then doubles again.
+ * <p>What to expect (the simulation is deterministic; its test pins these down):
+ * <ul>
+ *   <li>{@code fixed} never changes its guess, and needs one read per 2 KiB.</li>
+ *   <li>Whole messages: {@code halving} settles within three messages and never changes again (it doubles
+ *       on a full read and halves only on the second read in a row under half the buffer, which whole
+ *       messages never give it): no jitter at 5k. {@code adaptive} settles too, except on messages of
+ *       exactly one of its sizes (1k, 2k): a read that fills the buffer exactly makes it jump four sizes up
+ *       and then shrink back one size every second read, about 0.6 changes and 8x the bytes allocated per
+ *       message.</li>
+ *   <li>One segment per read event: {@code halving} changes its guess twice per message from 2k to 50k (a
+ *       message's short last segment halves the buffer, the next full segment doubles it): the jitter
+ *       seeds/003 describes. {@code adaptive} changes its guess too, less often, and allocates more.</li>
+ * </ul>
+ * Sizes are powers of two (1k = 1,024 bytes); decimal sizes run with e.g. {@code -p messageSize=1000,5000}.
  *
  * <p>The ops run on a Netty event loop ({@link EventLoopHarnessExecutor}), with the servers' default
  * allocator (adaptive, direct), as a channel's reads do.

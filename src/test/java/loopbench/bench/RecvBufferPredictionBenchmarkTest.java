@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what it reports about the predictors (C003-2) is what they do.
  */
 class RecvBufferPredictionBenchmarkTest {
-    private static final int WARM_UP = 30;
-    private static final int MESSAGES = 100;
+    private static final int WARM_UP = 20;
+    private static final int MESSAGES = 40;
 
     static Stream<Arguments> everyCombination() {
         List<Arguments> all = new ArrayList<>();
@@ -82,6 +82,20 @@ class RecvBufferPredictionBenchmarkTest {
         RecvBufferPredictionBenchmark.Reads halving = run("halving", 5120, "whole");
         assertEquals(MESSAGES, halving.reads, "halving settles on 8 KiB: one read per message");
         assertEquals(MESSAGES * 8192L, halving.bytesAllocated);
+    }
+
+    /**
+     * Netty's adaptive predictor does jitter on whole messages of exactly one of its sizes: the read that
+     * fills a 1 KiB buffer exactly makes it jump to 16 KiB, from which it shrinks back a size at a time.
+     */
+    @Test
+    void wholeMessagesOfExactly1kMakeTheAdaptivePredictorJitter() {
+        RecvBufferPredictionBenchmark.Reads adaptive = run("adaptive", 1024, "whole");
+        assertTrue(adaptive.guessChanges > MESSAGES / 2, "adaptive changes: " + adaptive.guessChanges);
+        assertTrue(adaptive.bytesAllocated > 4L * adaptive.bytesRead, "adaptive allocates: " + adaptive.bytesAllocated);
+        RecvBufferPredictionBenchmark.Reads halving = run("halving", 1024, "whole");
+        assertEquals(0, halving.guessChanges);
+        assertEquals(MESSAGES * 2048L, halving.bytesAllocated, "halving stays at its initial 2 KiB");
     }
 
     /**
