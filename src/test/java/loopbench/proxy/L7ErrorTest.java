@@ -252,4 +252,26 @@ class L7ErrorTest {
             assertTrue(c.closedByPeer(), "no answer to the request after the oversized one: the connection closes");
         }
     }
+
+    /** The backend server goes away while the proxy holds a keep-alive connection to it, then comes back. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("configs")
+    void backendServerDies502ThenServesWhenItIsBack(ThreadModel model, Transport transport) throws Exception {
+        LoopbackServer backend = Rig.origin(BODY);
+        int port = backend.port();
+        try (LoopbackServer proxy = proxy(model, transport, port);
+             Conn kept = RawHttp.open(proxy.port())) {
+            assertServes(kept, BODY);
+            backend.close(); // closes the proxy's backend connection, and nothing listens any more
+            assert502(kept.exchange(RawHttp.get("/while-down")));
+            assert502(kept.exchange(RawHttp.get("/still-down")));
+            ServerOptions at = new ServerOptions(Rig.loopback(port), Transport.NIO, Allocator.ADAPTIVE,
+                    loopbench.knobs.BufferType.DIRECT, 1);
+            backend = OriginServer.start(at, OriginConfig.of(BODY));
+            assertServes(kept, BODY);
+            assertServes(proxy.port(), BODY);
+        } finally {
+            backend.close();
+        }
+    }
 }
