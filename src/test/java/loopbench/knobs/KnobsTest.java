@@ -47,6 +47,7 @@ class KnobsTest {
     }
 
     /** Feeds reads of the given sizes to a handle and returns the guess after each. */
+    @SuppressWarnings("deprecation") // RecvByteBufAllocator.Handle: what Netty's channels still call
     private static int[] guesses(RecvByteBufAllocator allocator, int... reads) {
         EmbeddedChannel ch = new EmbeddedChannel();
         try {

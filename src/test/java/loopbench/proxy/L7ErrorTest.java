@@ -104,6 +104,7 @@ class L7ErrorTest {
                 ServerOptions at = Rig.options().withTransport(Transport.NIO);
                 at = new ServerOptions(Rig.loopback(port), at.transport(), at.allocator(), at.buffers(), 1);
                 try (LoopbackServer late = OriginServer.start(at, OriginConfig.of(BODY))) {
+                    assertEquals(port, late.port());
                     assertServes(c, BODY);
                     assertServes(proxy.port(), BODY);
                 }

@@ -13,7 +13,6 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -399,9 +398,5 @@ public final class RawHttp {
             }
             throw e;
         }
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }
