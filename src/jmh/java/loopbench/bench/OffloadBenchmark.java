@@ -10,7 +10,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -200,24 +199,6 @@ public class OffloadBenchmark extends AbstractBenchmark {
         }
     }
 
-    /**
-     * Makes a LocalChannel's {@code read()} behave as a socket channel's does: it only asks for data, and the
-     * data comes in a later event-loop task. A LocalChannel instead delivers what is already queued for it
-     * right inside {@code read()} (LocalChannel.doBeginRead), re-entering the handler that called
-     * {@code setAutoRead(true)}; the origin's handler does that from inside its drain loop and, re-entered
-     * there, leaves the requests it was just given queued with AUTO_READ off: the connection stalls (seen
-     * with offload-executor within a few dozen ops). NIO, epoll and io_uring never read inside read().
-     */
-    @ChannelHandler.Sharable
-    static final class SocketLikeReads extends ChannelOutboundHandlerAdapter {
-        static final SocketLikeReads INSTANCE = new SocketLikeReads();
-
-        @Override
-        public void read(ChannelHandlerContext ctx) {
-            ctx.executor().execute(ctx::read);
-        }
-    }
-
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
         WorkStrategy work = WorkStrategy.parse(strategy);
@@ -252,7 +233,6 @@ public class OffloadBenchmark extends AbstractBenchmark {
                         @Override
                         protected void initChannel(Channel ch) {
                             accepted.add(ch);
-                            ch.pipeline().addLast("socket-like-reads", SocketLikeReads.INSTANCE);
                             ch.pipeline().addLast(origin);
                         }
                     })

@@ -71,11 +71,13 @@ final class OriginHandler extends ChannelInboundHandlerAdapter {
                     work.perform(ctx, () -> respond(ctx, r));
                 }
             }
-            if (!busy && pending.isEmpty() && !closed && ctx.channel().isWritable()) {
-                ctx.channel().config().setAutoRead(true);
-            }
         } finally {
             draining = false;
+        }
+        // After clearing the flag: a transport may deliver the next request inside setAutoRead (the Local
+        // transport reads inline), and that channelRead must be able to drain it.
+        if (!busy && pending.isEmpty() && !closed && ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 

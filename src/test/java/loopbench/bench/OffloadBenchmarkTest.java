@@ -13,6 +13,7 @@ import io.netty.util.concurrent.ThreadAwareExecutor;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
@@ -150,6 +151,24 @@ class OffloadBenchmarkTest {
             }
             assertTrue(wakers.stream().allMatch(n -> n.contains("-client-io-") || n.contains("-" + strategy + "-")),
                     "no other thread: " + wakers);
+        } finally {
+            b.tearDown();
+        }
+    }
+
+    /**
+     * Many ops in a row on one connection: the origin's handler once stalled a connection when the Local
+     * transport delivered requests inside its own setAutoRead(true) (seen with offload-executor after ~20 ops).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "pipeline-executor", "offload-executor"})
+    void manyOpsInARowNeverStall(String strategy) throws Exception {
+        WakeProbe probe = new WakeProbe();
+        OffloadBenchmark b = benchmark(strategy, 1, probe);
+        try {
+            for (int i = 0; i < 100; i++) {
+                assertEquals((long) OffloadBenchmark.MESSAGES * b.bodySize, b.requests(), "op " + i);
+            }
         } finally {
             b.tearDown();
         }
