@@ -26,9 +26,12 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The client side of the L7 proxy. Requests arrive aggregated ({@link FullHttpRequest}); they are handled
- * one at a time, in order, over one keep-alive backend connection per client connection. Pipelined requests
- * wait in a queue, and the {@link ReadGate} stops reading the client while one is being handled, so memory
- * per connection stays bounded by what one read brings plus one aggregated request and response.
+ * one at a time, in order, over one keep-alive backend connection per client connection. The client channel
+ * reads on its own (AUTO_READ) while requests come one at a time, so the common case costs no epoll_ctl per
+ * request; once a pipelined request arrives while another is in progress, AUTO_READ goes off and the
+ * {@link ReadGate} also holds back the reads the decoder and aggregator ask for, until the queue has
+ * drained. Memory per connection stays bounded by what one read brings plus one aggregated request
+ * (at most the content limit) and one response.
  *
  * <p>All state is touched only on the client channel's event loop; what happens on the backend channel
  * (which, depending on the thread model, may run on another thread) is handed over with
@@ -55,6 +58,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private HttpVersion clientVersion = HttpVersion.HTTP_1_1;
     private boolean clientKeepAlive;
     private boolean closed;
+    /** AUTO_READ is on except while pipelined requests wait: no epoll_ctl churn per request. */
+    private boolean readingPaused;
 
     L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate) {
         this.config = config;
@@ -68,19 +73,15 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        ctx.read();
-        ctx.fireChannelActive();
-    }
-
-    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closed || !(msg instanceof FullHttpRequest || msg instanceof OversizedRequest)) {
             ReferenceCountUtil.release(msg);
             return;
         }
         pending.add(msg);
-        gate.open(false);
+        if (busy) {
+            pauseReading(); // pipelined: read no more until the queue has drained
+        }
         handleNext();
     }
 
@@ -91,8 +92,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         Object next = pending.poll();
         if (next == null) {
-            gate.open(true);
-            ctx.read();
+            resumeReading();
             return;
         }
         busy = true;
@@ -227,6 +227,22 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             busy = false;
             handleNext();
         });
+    }
+
+    private void pauseReading() {
+        if (!readingPaused) {
+            readingPaused = true;
+            gate.open(false);
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    private void resumeReading() {
+        if (readingPaused) {
+            readingPaused = false;
+            gate.open(true);
+            ctx.channel().config().setAutoRead(true);
+        }
     }
 
     /** Runs {@code task} on the client channel's loop; releases {@code owned} if that loop is gone. */

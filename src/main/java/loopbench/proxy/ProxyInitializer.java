@@ -20,10 +20,10 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
-        ch.config().setAutoRead(false); // both layers read only when what they read before has gone out
         ChannelPipeline p = ch.pipeline();
         switch (config.layer()) {
             case L4:
+                ch.config().setAutoRead(false); // read only when what was read before has gone out
                 p.addLast("l4-frontend", new L4FrontendHandler(connector));
                 break;
             case L7:
