@@ -8,17 +8,20 @@
 #
 # Needs: wrk, haproxy, nginx (Debian: apt-get install wrk haproxy nginx-light) and target/loopbench.jar.
 # Usage: profiles/reference-proxies/compare.sh [--rounds N] [--duration S] [--connections C] [--body-size B]
-#                                              [--out DIR]
-# Every measured run is appended to DIR/runs.tsv as soon as it ends; the table (medians over rounds) goes to
-# stdout and DIR/table.md. Everything binds 127.0.0.1 and every load run is bounded by --duration.
+#                                              [--warmup S] [--out DIR]
+# Each target is first warmed up for --warmup seconds (the JVM's JIT needs ~20 s on this path), then every
+# round measures all targets one after another (interleaved, so a drift in the machine's speed hits all of
+# them alike) after a 2 s settle run. Every measured run is appended to DIR/runs.tsv as soon as it ends;
+# the table (medians over rounds, and loopbench's CPU per request as a ratio to the best reference proxy of
+# the same round) goes to stdout and DIR/table.md. Everything binds 127.0.0.1; every load run is bounded.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-rounds=3 duration=10 connections=64 body=1024 warmup=5 out="$root/target/reference-proxies"
+rounds=5 duration=10 connections=64 body=1024 warmup=20 settle=2 out="$root/target/reference-proxies"
 java_bin=${JAVA:-java}
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -97,10 +100,10 @@ run_wrk() {
   awk '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { print n, r }' <<<"$res"
 }
 
-# measure NAME PORT PIDS... : warm up, then one measured wrk run; appends to runs.tsv
+# measure NAME PORT PIDS... : a short settle run, then one measured wrk run; appends to runs.tsv
 measure() {
   local name=$1 port=$2; shift 2
-  run_wrk "$port" "$warmup" >/dev/null
+  run_wrk "$port" "$settle" >/dev/null
   local t0 c0 t1 c1 res n rps
   t0=$(cpu_ticks "$@"); c0=$(ctx_switches "$@")
   res=$(run_wrk "$port" "$duration")
@@ -150,10 +153,15 @@ wait_port "$ng_port"
 ng_pids=("$ng_master" $(pgrep -P "$ng_master"))
 
 {
-  echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s (after ${warmup}s warm-up), body $body B, $(nproc) cores, $(uname -r)"
+  echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per target and a ${settle}s settle run; body $body B; $(nproc) cores; $(uname -r)"
   echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench: epoll, 1 io thread, reuse-server-thread, adaptive allocator"
   printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tctxsw_per_req\n'
 } >"$out/runs.tsv"
+
+echo "warming up every target for ${warmup}s"
+for port in "$backend_port" "$lb4_port" "$ha4_port" "$lb7_port" "$ng_port" "$ha7_port"; do
+  [ "$warmup" -gt 0 ] && run_wrk "$port" "$warmup" >/dev/null
+done
 
 for round in $(seq 1 "$rounds"); do
   echo "round $round of $rounds"
@@ -168,16 +176,31 @@ done
 # Medians over rounds (min..max in brackets).
 python3 - "$out/runs.tsv" <<'PY' | tee "$out/table.md"
 import csv, statistics, sys
-rows = [r for r in csv.DictReader((l for l in open(sys.argv[1]) if not l.startswith('#')), delimiter='\t')]
-header = [l[2:].strip() for l in open(sys.argv[1]) if l.startswith('#')]
-print('\n'.join(header)); print()
-print('| proxy | req/s (median [min..max]) | CPU-µs/request (median [min..max]) | ctx switches/request | rounds |')
+path = sys.argv[1]
+rows = list(csv.DictReader((l for l in open(path) if not l.startswith('#')), delimiter='\t'))
+print('\n'.join(l[2:].strip() for l in open(path) if l.startswith('#'))); print()
+def span(values, fmt):
+    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
+print('| proxy | req/s, median [min..max] | CPU-µs/request, median [min..max] | context switches/request | rounds |')
 print('| --- | --- | --- | --- | --- |')
-names = list(dict.fromkeys(r['proxy'] for r in rows))
-for n in names:
-    rs = [r for r in rows if r['proxy'] == n]
-    def col(k, fmt):
-        v = [float(r[k]) for r in rs]
-        return f"{fmt.format(statistics.median(v))} [{fmt.format(min(v))}..{fmt.format(max(v))}]"
-    print(f"| {n} | {col('req_per_s', '{:,.0f}')} | {col('cpu_us_per_req', '{:.2f}')} | {col('ctxsw_per_req', '{:.3f}')} | {len(rs)} |")
+for name in dict.fromkeys(r['proxy'] for r in rows):
+    rs = [r for r in rows if r['proxy'] == name]
+    print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
+          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | "
+          f"{span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
+# The target: loopbench's CPU per request against the best reference proxy at the same layer, round by round.
+print()
+print('| layer | loopbench CPU/request as a ratio to the best reference of the same round, median [min..max] | target |')
+print('| --- | --- | --- |')
+for layer in ('L4', 'L7'):
+    ratios = []
+    for rnd in dict.fromkeys(r['round'] for r in rows):
+        cpu = {r['proxy']: float(r['cpu_us_per_req']) for r in rows if r['round'] == rnd and r['proxy'].startswith(layer)}
+        ours = [v for k, v in cpu.items() if 'loopbench' in k]
+        refs = [v for k, v in cpu.items() if 'loopbench' not in k]
+        if ours and refs:
+            ratios.append(ours[0] / min(refs))
+    if ratios:
+        met = 'met' if statistics.median(ratios) <= 1.0 else 'NOT met'
+        print(f"| {layer} | {span(ratios, '{:.2f}')} | <= 1.00: {met} |")
 PY
