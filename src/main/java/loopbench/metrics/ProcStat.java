@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * CPU time and context switches of a process, read from Linux's /proc. This machine has no hardware
@@ -17,8 +19,9 @@ import java.util.List;
  * <ul>
  *   <li>CPU time: utime + stime of /proc/PID/stat (all threads, live or exited), in clock ticks of
  *       {@link #USER_HZ}; for this JVM, the exact nanoseconds of {@code getProcessCpuTime()} instead.</li>
- *   <li>Context switches: voluntary + nonvoluntary of /proc/PID/task/TID/status, summed over the
- *       threads alive at the time (a thread that exits between two snapshots takes its count with it).</li>
+ *   <li>Context switches: voluntary + nonvoluntary of /proc/PID/task/TID/status, per thread, so that a
+ *       difference of two snapshots counts each thread's own switches (a thread that exits between two
+ *       snapshots takes its last ones with it).</li>
  * </ul>
  */
 public final class ProcStat {
@@ -28,17 +31,39 @@ public final class ProcStat {
     private ProcStat() {
     }
 
-    /** A reading of one process. */
-    public record Snapshot(long cpuNanos, long voluntarySwitches, long involuntarySwitches, long nanoTime) {
+    /**
+     * A reading of one process: its CPU time, and the context switches of each of its threads (by thread id)
+     * at that moment.
+     */
+    public record Snapshot(long cpuNanos, Map<Long, long[]> switchesByThread, long nanoTime) {
 
-        public long contextSwitches() {
-            return voluntarySwitches + involuntarySwitches;
+        public long voluntarySwitches() {
+            return switchesByThread.values().stream().mapToLong(s -> s[0]).sum();
         }
 
-        /** What happened between {@code earlier} and this snapshot. */
+        public long involuntarySwitches() {
+            return switchesByThread.values().stream().mapToLong(s -> s[1]).sum();
+        }
+
+        public long contextSwitches() {
+            return voluntarySwitches() + involuntarySwitches();
+        }
+
+        /**
+         * What happened between {@code earlier} and this snapshot. A thread's switches count from 0 if it was
+         * born in between; a thread that exited in between takes its last switches with it (counted short,
+         * never negative).
+         */
         public Snapshot minus(Snapshot earlier) {
-            return new Snapshot(cpuNanos - earlier.cpuNanos, voluntarySwitches - earlier.voluntarySwitches,
-                    involuntarySwitches - earlier.involuntarySwitches, nanoTime - earlier.nanoTime);
+            Map<Long, long[]> delta = new HashMap<>();
+            switchesByThread.forEach((tid, now) -> {
+                long[] before = earlier.switchesByThread.get(tid);
+                if (before == null || before[0] > now[0] || before[1] > now[1]) {
+                    before = new long[2]; // a new thread (or a reused thread id)
+                }
+                delta.put(tid, new long[] {now[0] - before[0], now[1] - before[1]});
+            });
+            return new Snapshot(cpuNanos - earlier.cpuNanos, delta, nanoTime - earlier.nanoTime);
         }
     }
 
@@ -50,15 +75,14 @@ public final class ProcStat {
     public static Snapshot self() {
         long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        long[] switches = contextSwitches(Paths.get("/proc/self/task"));
-        return new Snapshot(cpu, switches[0], switches[1], System.nanoTime());
+        return new Snapshot(cpu, contextSwitches(Paths.get("/proc/self/task")), System.nanoTime());
     }
 
     /** Another process, by pid. */
     public static Snapshot of(long pid) {
         Path proc = Paths.get("/proc", Long.toString(pid));
-        long[] switches = contextSwitches(proc.resolve("task"));
-        return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), switches[0], switches[1], System.nanoTime());
+        return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), contextSwitches(proc.resolve("task")),
+                System.nanoTime());
     }
 
     static long cpuNanosFromStat(Path stat) {
@@ -70,9 +94,9 @@ public final class ProcStat {
         return (utime + stime) * (1_000_000_000L / USER_HZ);
     }
 
-    private static long[] contextSwitches(Path taskDir) {
-        long voluntary = 0;
-        long involuntary = 0;
+    /** voluntary and nonvoluntary context switches of every thread alive now, by thread id. */
+    private static Map<Long, long[]> contextSwitches(Path taskDir) {
+        Map<Long, long[]> byThread = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 List<String> status;
@@ -81,18 +105,20 @@ public final class ProcStat {
                 } catch (NoSuchFileException exited) {
                     continue;
                 }
+                long[] switches = new long[2];
                 for (String l : status) {
                     if (l.startsWith("voluntary_ctxt_switches:")) {
-                        voluntary += Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
+                        switches[0] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
                     } else if (l.startsWith("nonvoluntary_ctxt_switches:")) {
-                        involuntary += Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
+                        switches[1] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
                     }
                 }
+                byThread.put(Long.parseLong(task.getFileName().toString()), switches);
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + taskDir + ": " + e.getMessage(), e);
         }
-        return new long[] {voluntary, involuntary};
+        return byThread;
     }
 
     private static List<String> read(Path p) {

@@ -38,7 +38,14 @@ public final class ResultTable {
         return true;
     }
 
+    /** Counters of the work done, by which a benchmark's other counters are divided. */
+    private static final List<String> PER_UNIT_COUNTERS = List.of("requests", "messages");
+
     private ResultTable() {
+    }
+
+    private static double score(JsonObject metric) {
+        return metric.get("score").getAsDouble();
     }
 
     public static void main(String[] args) throws IOException {
@@ -115,6 +122,9 @@ public final class ResultTable {
         t.append(String.format(Locale.ROOT, "%d fork(s) x %d measurement iteration(s) of %s, after %d warmup of %s; %d thread(s)\n\n",
                 f.get("forks").getAsInt(), f.get("measurementIterations").getAsInt(), str(f, "measurementTime"),
                 f.get("warmupIterations").getAsInt(), str(f, "warmupTime"), f.get("threads").getAsInt()));
+        // A benchmark's own event counters (unit "#") are totals over the run; with a counter of what was
+        // done (requests, messages), they are shown per request / per message instead.
+        String per = PER_UNIT_COUNTERS.stream().filter(c -> "#".equals(costUnits.get(c))).findFirst().orElse(null);
         List<String> header = new ArrayList<>();
         header.add("benchmark");
         header.addAll(params);
@@ -122,7 +132,9 @@ public final class ResultTable {
         header.add("n");
         header.add("score ± error");
         header.add("unit");
-        costUnits.forEach((name, unit) -> header.add(columnName(name, unit)));
+        costUnits.forEach((name, unit) -> header.add(per != null && "#".equals(unit) && !name.equals(per)
+                ? name + " (per " + per.substring(0, per.length() - 1) + ")"
+                : name.equals(per) ? per + " (total)" : columnName(name, unit)));
         t.append(row(header)).append(row(header.stream().map(h -> "---").toList()));
         for (JsonObject r : rows) {
             List<String> cells = new ArrayList<>();
@@ -137,8 +149,16 @@ public final class ResultTable {
             cells.add(scoreWithError(primary));
             cells.add(str(primary, "scoreUnit"));
             JsonObject secondary = r.has("secondaryMetrics") ? r.getAsJsonObject("secondaryMetrics") : new JsonObject();
-            for (String name : costUnits.keySet()) {
-                cells.add(secondary.has(name) ? scoreWithError(secondary.getAsJsonObject(name)) : "");
+            double perCount = per != null && secondary.has(per) ? score(secondary.getAsJsonObject(per)) : Double.NaN;
+            for (Map.Entry<String, String> c : costUnits.entrySet()) {
+                String name = c.getKey();
+                if (!secondary.has(name)) {
+                    cells.add("");
+                } else if (per != null && "#".equals(c.getValue()) && !name.equals(per)) {
+                    cells.add(perCount > 0 ? format(score(secondary.getAsJsonObject(name)) / perCount) : "");
+                } else {
+                    cells.add(scoreWithError(secondary.getAsJsonObject(name)));
+                }
             }
             t.append(row(cells));
         }

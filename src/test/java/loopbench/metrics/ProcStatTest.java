@@ -1,0 +1,51 @@
+package loopbench.metrics;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProcStatTest {
+
+    @Test
+    void readsThisJvmsCpuAndSwitches() throws Exception {
+        ProcStat.Snapshot before = ProcStat.self();
+        long x = 0;
+        for (int i = 0; i < 50_000_000; i++) {
+            x += i ^ (x >>> 3);
+        }
+        Thread sleeper = new Thread(() -> {
+            for (int i = 0; i < 20; i++) {
+                try {
+                    Thread.sleep(1); // each sleep is a voluntary switch
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        sleeper.start();
+        sleeper.join();
+        ProcStat.Snapshot d = ProcStat.self().minus(before);
+        assertTrue(d.cpuNanos() > 0, "CPU time went up: " + d + " " + x);
+        assertTrue(d.nanoTime() > 0);
+        assertTrue(d.contextSwitches() >= 0);
+    }
+
+    @Test
+    void threadsThatExitOrAreBornNeverMakeTheCountNegative() {
+        ProcStat.Snapshot before = new ProcStat.Snapshot(100, Map.of(1L, new long[] {50, 5}, 2L, new long[] {1000, 0}), 0);
+        ProcStat.Snapshot after = new ProcStat.Snapshot(300, Map.of(1L, new long[] {60, 7}, 3L, new long[] {4, 1}), 10);
+        ProcStat.Snapshot d = after.minus(before);
+        assertEquals(200, d.cpuNanos());
+        assertEquals(10 + 4, d.voluntarySwitches(), "thread 1 did 10, thread 3 (new) 4; thread 2 exited");
+        assertEquals(2 + 1, d.involuntarySwitches());
+    }
+
+    @Test
+    void readsAnotherProcessByPid() {
+        ProcStat.Snapshot me = ProcStat.of(ProcessHandle.current().pid());
+        assertTrue(me.cpuNanos() > 0 && !me.switchesByThread().isEmpty(), me::toString);
+    }
+}
