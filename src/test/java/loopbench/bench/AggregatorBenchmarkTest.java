@@ -25,8 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the limit it is given is really in force (a body over 2,000 bytes is refused by the small one only).
  */
 class AggregatorBenchmarkTest {
-    private static final Blackhole BH = new Blackhole(
-            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    private static final Blackhole BH = TestBlackhole.INSTANCE;
 
     private static AggregatorBenchmark benchmark(int maxContentLength, String encoding, int bodySize) {
         AggregatorBenchmark b = new AggregatorBenchmark();

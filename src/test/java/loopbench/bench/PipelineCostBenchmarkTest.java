@@ -24,8 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * path and through the L7 path; and the byte counters say what each leg carried (C000-8).
  */
 class PipelineCostBenchmarkTest {
-    private static final Blackhole BH = new Blackhole(
-            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    private static final Blackhole BH = TestBlackhole.INSTANCE;
 
     private static PipelineCostBenchmark benchmark(String layer, String method, int bodySize) {
         PipelineCostBenchmark b = new PipelineCostBenchmark();

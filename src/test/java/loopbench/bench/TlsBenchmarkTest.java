@@ -30,8 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("jdk25")
 class TlsBenchmarkTest {
-    private static final Blackhole BH = new Blackhole(
-            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    private static final Blackhole BH = TestBlackhole.INSTANCE;
 
     private static TlsBenchmark benchmark(String provider, String protocol) throws Exception {
         TlsBenchmark b = new TlsBenchmark();

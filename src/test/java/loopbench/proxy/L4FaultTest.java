@@ -29,13 +29,7 @@ class L4FaultTest {
     static final int BIG = 4 * 1024 * 1024;
 
     static Stream<Arguments> configs() {
-        List<Arguments> all = new ArrayList<>();
-        for (ThreadModel model : ThreadModel.values()) {
-            for (Transport transport : Transport.values()) {
-                all.add(Arguments.of(model, transport));
-            }
-        }
-        return all.stream();
+        return Rig.combinations(ThreadModel.values(), Transport.values());
     }
 
     private static LoopbackServer proxy(ThreadModel model, Transport transport, int backendPort) {

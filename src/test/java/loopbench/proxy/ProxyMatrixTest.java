@@ -70,17 +70,7 @@ class ProxyMatrixTest {
     }
 
     static Stream<Arguments> configs() {
-        List<Arguments> all = new ArrayList<>();
-        for (Layer layer : Layer.values()) {
-            for (ThreadModel model : ThreadModel.values()) {
-                for (Transport transport : Transport.values()) {
-                    for (Allocator allocator : Allocator.values()) {
-                        all.add(Arguments.of(layer, model, transport, allocator));
-                    }
-                }
-            }
-        }
-        return all.stream();
+        return Rig.combinations(Layer.values(), ThreadModel.values(), Transport.values(), Allocator.values());
     }
 
     @ParameterizedTest(name = "L{0} {1} {2} {3}")
@@ -96,13 +86,7 @@ class ProxyMatrixTest {
     }
 
     static Stream<Arguments> layersAndModels() {
-        List<Arguments> all = new ArrayList<>();
-        for (Layer layer : Layer.values()) {
-            for (ThreadModel model : ThreadModel.values()) {
-                all.add(Arguments.of(layer, model));
-            }
-        }
-        return all.stream();
+        return Rig.combinations(Layer.values(), ThreadModel.values());
     }
 
     /** GET response bodies of every size (the origin's --body-size), sequential, after HEAD, and pipelined. */

@@ -112,15 +112,7 @@ class ServerLifecycleTest {
     }
 
     static Stream<Arguments> proxies() {
-        List<Arguments> all = new ArrayList<>();
-        for (Layer layer : Layer.values()) {
-            for (ThreadModel model : ThreadModel.values()) {
-                for (Transport t : Transport.values()) {
-                    all.add(Arguments.of(layer, model, t));
-                }
-            }
-        }
-        return all.stream();
+        return Rig.combinations(Layer.values(), ThreadModel.values(), Transport.values());
     }
 
     @ParameterizedTest(name = "L{0} {1} {2}")

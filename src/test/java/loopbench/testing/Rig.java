@@ -11,6 +11,7 @@ import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
 import loopbench.server.LoopbackServer;
 import loopbench.server.ServerOptions;
+import org.junit.jupiter.params.provider.Arguments;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -18,8 +19,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -47,6 +51,19 @@ public final class Rig {
 
     public static LoopbackServer proxy(Layer layer, ThreadModel model, InetSocketAddress backend) {
         return ProxyServer.start(options(), ProxyConfig.of(layer, backend, model));
+    }
+
+    /** Every combination of the given knob values, one JUnit argument set each (first dimension varies slowest). */
+    public static Stream<Arguments> combinations(Object[]... dimensions) {
+        Stream<List<Object>> all = Stream.of(List.of());
+        for (Object[] values : dimensions) {
+            all = all.flatMap(prefix -> Arrays.stream(values).map(v -> {
+                List<Object> next = new ArrayList<>(prefix);
+                next.add(v);
+                return next;
+            }));
+        }
+        return all.map(List::toArray).map(Arguments::of);
     }
 
     public static InetSocketAddress loopback(int port) {
