@@ -30,7 +30,10 @@ import java.util.Set;
  */
 public final class ResultTable {
 
-    /** Secondary results worth a column; the others (rates per second, GC counts) are left in the JSON. */
+    /**
+     * Secondary results worth a column; the others (rates per second, GC counts, profilers' placeholders with
+     * unit "---" such as async-profiler's) are left in the JSON.
+     */
     private static boolean isCostColumn(String name) {
         if (name.startsWith("gc.")) {
             return name.equals("gc.alloc.rate.norm");
@@ -111,7 +114,7 @@ public final class ResultTable {
             }
             if (r.has("secondaryMetrics")) {
                 for (Map.Entry<String, JsonElement> m : r.getAsJsonObject("secondaryMetrics").entrySet()) {
-                    if (isCostColumn(m.getKey())) {
+                    if (isCostColumn(m.getKey()) && !"---".equals(str(m.getValue().getAsJsonObject(), "scoreUnit"))) {
                         costUnits.putIfAbsent(m.getKey(), str(m.getValue().getAsJsonObject(), "scoreUnit"));
                     }
                 }
