@@ -50,7 +50,12 @@ public final class Suite implements Callable<Integer> {
     private final PrintStream log = System.out;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Suite()).execute(args));
+        CommandLine cmd = new CommandLine(new Suite());
+        cmd.setExecutionExceptionHandler((e, command, parseResult) -> {
+            command.getErr().println("loopbench suite: " + e.getMessage());
+            return e instanceof IOException ? 2 : 1;
+        });
+        System.exit(cmd.execute(args));
     }
 
     @Override
@@ -69,7 +74,9 @@ public final class Suite implements Callable<Integer> {
             try {
                 runs.add(options(new CommandLineOptions(args.toArray(new String[0])), feature));
             } catch (CommandLineOptionException e) {
-                System.err.println(profile + " line " + line.number() + ": " + e.getMessage() + "\n  " + line.text());
+                System.err.println(profile + " line " + line.number()
+                        + (jmhArgs.isEmpty() ? "" : " (with the options after --: " + String.join(" ", jmhArgs) + ")")
+                        + ": " + e.getMessage() + "\n  " + line.text());
                 return 2;
             }
             titles.add(line.text() + (jmhArgs.isEmpty() ? "" : " " + String.join(" ", jmhArgs)));
