@@ -80,8 +80,15 @@ start_loopbench() {
   echo "compare.sh: loopbench $* did not start" >&2; exit 1
 }
 
-# CPU ticks (utime+stime) and context switches of a set of pids, summed.
-cpu_ticks() { local t=0; for p in "$@"; do t=$((t + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$p/stat"))); done; echo "$t"; }
+# CPU ticks of a set of pids, summed: "utime stime".
+cpu_ticks() {
+  local u=0 s=0 pu ps
+  for p in "$@"; do
+    read -r pu ps < <(awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$p/stat")
+    u=$((u + pu)) s=$((s + ps))
+  done
+  echo "$u $s"
+}
 ctx_switches() {
   local c=0
   for p in "$@"; do
@@ -104,16 +111,18 @@ run_wrk() {
 measure() {
   local name=$1 port=$2; shift 2
   run_wrk "$port" "$settle" >/dev/null
-  local t0 c0 t1 c1 res n rps
-  t0=$(cpu_ticks "$@"); c0=$(ctx_switches "$@")
+  local u0 s0 c0 u1 s1 c1 res n rps
+  read -r u0 s0 < <(cpu_ticks "$@"); c0=$(ctx_switches "$@")
   res=$(run_wrk "$port" "$duration")
-  t1=$(cpu_ticks "$@"); c1=$(ctx_switches "$@")
+  read -r u1 s1 < <(cpu_ticks "$@"); c1=$(ctx_switches "$@")
   read -r n rps <<<"$res"
-  local cpu_us ctx
-  cpu_us=$(awk -v d=$((t1 - t0)) -v hz="$hz" -v n="$n" 'BEGIN { printf "%.2f", d * 1e6 / hz / n }')
+  local cpu_us user_us sys_us ctx
+  per_req() { awk -v d="$1" -v hz="$hz" -v n="$n" 'BEGIN { printf "%.2f", d * 1e6 / hz / n }'; }
+  cpu_us=$(per_req $((u1 - u0 + s1 - s0))); user_us=$(per_req $((u1 - u0))); sys_us=$(per_req $((s1 - s0)))
   ctx=$(awk -v d=$((c1 - c0)) -v n="$n" 'BEGIN { printf "%.3f", d / n }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$ctx" >>"$out/runs.tsv"
-  printf '  round %s %-34s %9s req/s  %7s CPU-us/req  %6s ctxsw/req\n' "$round" "$name" "$rps" "$cpu_us" "$ctx"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" >>"$out/runs.tsv"
+  printf '  round %s %-34s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req\n' \
+    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx"
 }
 
 backend_port=0
@@ -155,7 +164,7 @@ ng_pids=("$ng_master" $(pgrep -P "$ng_master"))
 {
   echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per target and a ${settle}s settle run; body $body B; $(nproc) cores; $(uname -r)"
   echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench: epoll, 1 io thread, reuse-server-thread, adaptive allocator"
-  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tctxsw_per_req\n'
+  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n'
 } >"$out/runs.tsv"
 
 echo "warming up every target for ${warmup}s"
@@ -181,13 +190,14 @@ rows = list(csv.DictReader((l for l in open(path) if not l.startswith('#')), del
 print('\n'.join(l[2:].strip() for l in open(path) if l.startswith('#'))); print()
 def span(values, fmt):
     return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
-print('| proxy | req/s, median [min..max] | CPU-µs/request, median [min..max] | context switches/request | rounds |')
-print('| --- | --- | --- | --- | --- |')
+print('| proxy | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys | context switches/request | rounds |')
+print('| --- | --- | --- | --- | --- | --- | --- |')
 for name in dict.fromkeys(r['proxy'] for r in rows):
     rs = [r for r in rows if r['proxy'] == name]
+    med = lambda k: f"{statistics.median(float(r[k]) for r in rs):.2f}"
     print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
-          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | "
-          f"{span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
+          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
+          f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
 # The target: loopbench's CPU per request against the best reference proxy at the same layer, round by round.
 print()
 print('| layer | loopbench CPU/request as a ratio to the best reference of the same round, median [min..max] | target |')
