@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -38,7 +39,8 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link EventLoop#execute}. That hand-over is exactly the cost the thread models differ by.
  *
  * <p>Errors: backend refused, died or sent garbage: 502. Malformed request: 400 (414/431 for a too long
- * line or header), then close. Body over the limit: 413, then close.
+ * line or header), then close. Body over the limit: 413, then close. A client that half-closes after its
+ * requests gets every response, then the connection closes.
  */
 public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ProxyConfig config;
@@ -60,6 +62,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean closed;
     /** AUTO_READ is on except while pipelined requests wait: no epoll_ctl churn per request. */
     private boolean readingPaused;
+    /** The client shut its side down (half-close): answer what it sent, then close. */
+    private boolean inputShutdown;
 
     L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate) {
         this.config = config;
@@ -92,7 +96,11 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         Object next = pending.poll();
         if (next == null) {
-            resumeReading();
+            if (inputShutdown) {
+                ctx.close(); // every request the client sent before its FIN has been answered
+            } else {
+                resumeReading();
+            }
             return;
         }
         busy = true;
@@ -272,6 +280,19 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         dropBackend();
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * A client may send its requests and shut its output down before reading the responses (half-close;
+     * the channel has ALLOW_HALF_CLOSURE on): it still gets every response, then the connection closes.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            inputShutdown = true;
+            handleNext(); // closes at once if nothing is queued or in progress
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

@@ -2,6 +2,7 @@ package loopbench.proxy;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpServerCodec;
 
@@ -27,6 +28,8 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 p.addLast("l4-frontend", new L4FrontendHandler(connector));
                 break;
             case L7:
+                // A client that half-closes after its requests still gets its responses (L7FrontendHandler).
+                ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                 ReadGate gate = new ReadGate();
                 p.addLast("read-gate", gate);
                 p.addLast("http-server-codec", new HttpServerCodec());

@@ -1,6 +1,8 @@
 package loopbench.proxy;
 
+import loopbench.knobs.Allocator;
 import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
 import loopbench.server.LoopbackServer;
 import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
@@ -126,6 +128,22 @@ class L7HeadersTest {
         assertEquals(2, backend.accepted());
         for (Seen s : seen) {
             assertFalse(s.request().headers().hasToken("Connection", "close"), "the backend side stays keep-alive");
+        }
+    }
+
+    /** A client that sends its requests and then shuts its output down still gets every response, then EOF. */
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void clientHalfCloseStillGetsItsResponses(ThreadModel model) throws Exception {
+        for (Transport transport : Transport.values()) {
+            try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                    ProxyConfig.of(Layer.L7, backend.address(), model)); Conn c = RawHttp.open(proxy.port())) {
+                c.send(RawHttp.concat(RawHttp.get("/h1"), RawHttp.post("/h2", new byte[300])));
+                c.shutdownOutput();
+                assertOk(c.read(), "GET /h1 0");
+                assertOk(c.read(), "POST /h2 300");
+                assertTrue(c.closedByPeer(), transport + ": the proxy closes after the last response");
+            }
         }
     }
 
