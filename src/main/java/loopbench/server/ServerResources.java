@@ -1,17 +1,18 @@
 package loopbench.server;
 
 import io.netty.channel.Channel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import loopbench.knobs.Transport;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +33,13 @@ public final class ServerResources implements AutoCloseable {
     private final String name;
     private final List<Thread> threads = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+    /** Netty's own set of open channels: a channel leaves it when it closes. */
+    private final ChannelGroup channels;
     private volatile boolean closed;
 
     public ServerResources(String name) {
         this.name = name;
+        this.channels = new DefaultChannelGroup(name, GlobalEventExecutor.INSTANCE);
     }
 
     /** An event-loop group of {@code nThreads} threads on {@code transport}, named {@code loopbench-<name>-<role>}. */
@@ -81,7 +84,6 @@ public final class ServerResources implements AutoCloseable {
      */
     public void track(Channel channel) {
         channels.add(channel);
-        channel.closeFuture().addListener(f -> channels.remove(channel));
         if (closed) {
             channel.close();
         }
@@ -124,17 +126,7 @@ public final class ServerResources implements AutoCloseable {
 
     /** Closes every tracked channel, each on its own loop, and waits until each is closed. */
     private void closeChannels() {
-        List<Channel> open = new ArrayList<>(channels);
-        for (Channel ch : open) {
-            ch.close();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_TIMEOUT_SECONDS);
-        for (Channel ch : open) {
-            long left = deadline - System.nanoTime();
-            if (left > 0 && !ch.eventLoop().inEventLoop()) {
-                ch.closeFuture().awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
-            }
-        }
+        channels.close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     private void joinThreads() {
