@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = "CI gate: compares two JMH JSON results benchmark by benchmark and exits 1 if any got worse "
-                + "than the baseline by more than --threshold percent with non-overlapping 99.9% confidence "
+                + "than the baseline by more than --threshold percent with non-overlapping 99.9%% confidence "
                 + "intervals. Prints a Markdown table.")
 final class CompareCommand implements Callable<Integer> {
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "table", mixinStandardHelpOptions = true,
-        description = "Prints JMH JSON results as Markdown tables: score ± 99.9% error with units, samples "
+        description = "Prints JMH JSON results as Markdown tables: score ± 99.9%% error with units, samples "
                 + "(forks x iterations), and the per-operation costs (B/op, CPU ns/op, context switches/op).")
 final class TableCommand implements Callable<Integer> {
 

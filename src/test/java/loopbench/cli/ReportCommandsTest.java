@@ -60,4 +60,15 @@ class ReportCommandsTest {
         CliArgumentsTest.Result missing = CliArgumentsTest.run("table", "/nonexistent.json");
         assertTrue(missing.exitCode() != 0 && missing.err().contains("nonexistent.json"), missing::toString);
     }
+
+    /** picocli reads descriptions as format strings: a stray % makes it warn on stderr instead of printing help. */
+    @Test
+    void everyHelpFormatsCleanly() {
+        for (String[] args : new String[][] {{"--help"}, {"table", "--help"}, {"compare", "--help"},
+                {"origin", "--help"}, {"echo", "--help"}, {"proxy", "--help"}}) {
+            CliArgumentsTest.Result r = CliArgumentsTest.run(args);
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(!r.err().contains("WARN") && !r.out().contains("WARN"), r::toString);
+        }
+    }
 }
