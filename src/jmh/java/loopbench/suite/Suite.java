@@ -1,5 +1,6 @@
 package loopbench.suite;
 
+import loopbench.process.JvmFlags;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -111,13 +112,7 @@ public final class Suite implements Callable<Integer> {
      * that it really has Unsafe ({@code -Dloopbench.requireUnsafe=true}, see AbstractBenchmark).
      */
     static Options options(CommandLineOptions cmd, int jdkFeature) {
-        List<String> prepend = new ArrayList<>();
-        if (jdkFeature >= 23) {
-            prepend.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        if (jdkFeature >= 22) {
-            prepend.add("--enable-native-access=ALL-UNNAMED");
-        }
+        List<String> prepend = new ArrayList<>(JvmFlags.unsafeAccess(jdkFeature));
         prepend.add("-Dloopbench.requireUnsafe=true");
         if (cmd.getJvmArgsPrepend().hasValue()) {
             prepend.addAll(cmd.getJvmArgsPrepend().get());

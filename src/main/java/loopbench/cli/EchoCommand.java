@@ -36,6 +36,6 @@ final class EchoCommand implements Callable<Integer> {
                 executorThreads == null ? EchoConfig.DEFAULT_EXECUTOR_THREADS : executorThreads));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         return ServerRunner.serveUntilSignalled(() -> EchoServer.start(options, config),
-                System.out, System.err);
+                System.out, System.err, server.exitWithParent);
     }
 }

@@ -40,6 +40,6 @@ final class OriginCommand implements Callable<Integer> {
                 OriginConfig.DEFAULT_MAX_CONTENT_LENGTH));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         return ServerRunner.serveUntilSignalled(() -> OriginServer.start(options, config),
-                System.out, System.err);
+                System.out, System.err, server.exitWithParent);
     }
 }

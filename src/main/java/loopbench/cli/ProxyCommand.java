@@ -39,6 +39,6 @@ final class ProxyCommand implements Callable<Integer> {
         ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
-                System.out, System.err);
+                System.out, System.err, server.exitWithParent);
     }
 }

@@ -31,6 +31,11 @@ final class ServerOptionsMixin {
             description = "Event-loop threads per group (accept and I/O share one group). Default: the number of cores.")
     Integer ioThreads;
 
+    @Option(names = "--exit-with-parent",
+            description = "Also stop when stdin reaches end-of-file: a parent process that started this server "
+                    + "and holds its stdin (a benchmark, a test) died or let go, so the server cannot outlive it.")
+    boolean exitWithParent;
+
     ServerOptions toServerOptions() {
         int threads = ioThreads == null ? ServerOptions.DEFAULT_IO_THREADS : ioThreads;
         if (threads < 1) {

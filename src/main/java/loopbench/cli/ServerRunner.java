@@ -15,10 +15,26 @@ final class ServerRunner {
     private ServerRunner() {
     }
 
-    static int serveUntilSignalled(Supplier<LoopbackServer> start, PrintStream out, PrintStream err) {
+    /** With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone). */
+    static int serveUntilSignalled(Supplier<LoopbackServer> start, PrintStream out, PrintStream err,
+                                   boolean exitWithParent) {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());
+        if (exitWithParent) {
+            Thread watch = new Thread(() -> {
+                try {
+                    while (System.in.read() >= 0) {
+                        // whatever the parent writes is ignored; only the end of the stream matters
+                    }
+                } catch (java.io.IOException e) {
+                    // a broken pipe is an end too
+                }
+                stop.countDown();
+            }, "loopbench-parent-watch");
+            watch.setDaemon(true);
+            watch.start();
+        }
         LoopbackServer server = start.get();
         try {
             err.println("loopbench: " + server);

@@ -85,6 +85,35 @@ public final class ProcStat {
                 System.nanoTime());
     }
 
+    /**
+     * Bytes a process passed to read()/readv() and write()/writev() ({@code rchar}, {@code wchar} of
+     * /proc/PID/io), socket I/O included. Netty's NIO and epoll transports move socket bytes with exactly those
+     * calls, so for a server that only serves, the difference of two readings is its traffic (plus 8 bytes per
+     * eventfd wake-up); io_uring's reads and writes are not system calls and are not counted.
+     */
+    public record Io(long bytesRead, long bytesWritten) {
+        public Io minus(Io earlier) {
+            return new Io(bytesRead - earlier.bytesRead, bytesWritten - earlier.bytesWritten);
+        }
+    }
+
+    /** The I/O counters of another process (same user), by pid. */
+    public static Io io(long pid) {
+        long read = -1;
+        long written = -1;
+        for (String l : read(Paths.get("/proc", Long.toString(pid), "io"))) {
+            if (l.startsWith("rchar:")) {
+                read = Long.parseLong(l.substring(6).trim());
+            } else if (l.startsWith("wchar:")) {
+                written = Long.parseLong(l.substring(6).trim());
+            }
+        }
+        if (read < 0 || written < 0) {
+            throw new IllegalStateException("no rchar/wchar in /proc/" + pid + "/io");
+        }
+        return new Io(read, written);
+    }
+
     static long cpuNanosFromStat(Path stat) {
         String line = read(stat).get(0);
         // The command name (field 2) is in parentheses and may contain spaces: split after its ')'.

@@ -1,0 +1,247 @@
+package loopbench.process;
+
+import loopbench.metrics.ProcStat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A loopbench server (origin, echo or proxy) in a JVM of its own, started through the CLI's contract: the
+ * command line of {@code java -jar loopbench.jar <command> ...}, one {@code listening on HOST:PORT} line on
+ * stdout once it accepts, SIGTERM to stop. End-to-end benchmarks run their servers this way so that, as on the
+ * separate machines of the articles they re-measure, every component has its own JIT, GC and CPU account, and
+ * a proxy's cold start is really cold.
+ *
+ * <p>No server outlives its parent: every child gets {@code --exit-with-parent} (it stops when its stdin closes,
+ * which happens when this JVM dies, however it dies), {@link #close()} stops it (SIGTERM, then SIGKILL after a
+ * grace period), and a shutdown hook closes whatever is still running when this JVM exits.
+ */
+public final class ServerProcess implements AutoCloseable {
+    private static final long START_TIMEOUT_SECONDS = 60;
+    private static final long STOP_TIMEOUT_SECONDS = 15;
+    private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
+    private static final Set<ServerProcess> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (ServerProcess p : List.copyOf(LIVE)) {
+                p.process.destroyForcibly();
+            }
+        }, "loopbench-server-process-reaper"));
+    }
+
+    private final String role;
+    private final Process process;
+    private final Path stderrFile;
+    private final InetSocketAddress address;
+    private final List<String> command;
+
+    private ServerProcess(String role, Process process, Path stderrFile, InetSocketAddress address, List<String> command) {
+        this.role = role;
+        this.process = process;
+        this.stderrFile = stderrFile;
+        this.address = address;
+        this.command = command;
+    }
+
+    /**
+     * Starts {@code loopbench <command> <args>} on this JVM's java and class path (which holds the CLI in both
+     * {@code loopbench.jar} and {@code benchmarks.jar}) with {@link JvmFlags#serverDefaults} and waits until it
+     * listens.
+     */
+    public static ServerProcess start(String command, List<String> args) {
+        return start(command, args, JvmFlags.serverDefaults(JvmFlags.currentFeature()));
+    }
+
+    /** As {@link #start(String, List)} with the given JVM options instead of the defaults. */
+    public static ServerProcess start(String command, List<String> args, List<String> jvmArgs) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("loopbench.cli.Main");
+        cmd.add(command);
+        cmd.addAll(args);
+        cmd.add("--exit-with-parent");
+        return launch(command, cmd);
+    }
+
+    private static ServerProcess launch(String role, List<String> cmd) {
+        Path stderr;
+        Process p;
+        try {
+            stderr = Files.createTempFile("loopbench-" + role + "-", ".stderr");
+            stderr.toFile().deleteOnExit();
+            p = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
+        }
+        CompletableFuture<InetSocketAddress> listening = new CompletableFuture<>();
+        Thread reader = new Thread(() -> readStdout(p, listening), "loopbench-" + role + "-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            InetSocketAddress address = listening.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            ServerProcess server = new ServerProcess(role, p, stderr, address, List.copyOf(cmd));
+            LIVE.add(server);
+            if (!p.isAlive()) { // died between its line and now: close() below reports it
+                server.close();
+                throw new IllegalStateException(role + " exited right after it started; stderr:\n" + tail(stderr));
+            }
+            return server;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill(p);
+            throw new IllegalStateException("interrupted while starting " + role, e);
+        } catch (ExecutionException | TimeoutException e) {
+            kill(p);
+            String why = e instanceof TimeoutException ? "did not print 'listening on' within " + START_TIMEOUT_SECONDS + " s"
+                    : e.getCause().getMessage();
+            throw new IllegalStateException(role + " failed to start (" + why + "): " + String.join(" ", cmd)
+                    + "\nstderr:\n" + tail(stderr), e);
+        }
+    }
+
+    /** Completes {@code listening} with the address of the first "listening on" line, then drains stdout. */
+    private static void readStdout(Process p, CompletableFuture<InetSocketAddress> listening) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                Matcher m = LISTENING.matcher(line.trim());
+                if (!listening.isDone() && m.matches()) {
+                    String host = m.group(1);
+                    if (host.startsWith("[") && host.endsWith("]")) {
+                        host = host.substring(1, host.length() - 1);
+                    }
+                    listening.complete(new InetSocketAddress(host, Integer.parseInt(m.group(2))));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            listening.completeExceptionally(e);
+        }
+        int code;
+        try {
+            code = p.waitFor();
+        } catch (InterruptedException e) {
+            return;
+        }
+        listening.completeExceptionally(new IllegalStateException("exited with code " + code));
+    }
+
+    public String role() {
+        return role;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** {@code 127.0.0.1:PORT}, as a --backend option or a target wants it. */
+    public String hostPort() {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** CPU time and context switches of the process so far (see {@link ProcStat}). */
+    public ProcStat.Snapshot procStat() {
+        return ProcStat.of(process.pid());
+    }
+
+    /** Bytes the process read and wrote with read/write system calls so far (see {@link ProcStat.Io}). */
+    public ProcStat.Io io() {
+        return ProcStat.io(process.pid());
+    }
+
+    /** Everything the process wrote to stderr so far (its log; leak reports would be here). */
+    public String stderr() {
+        try {
+            return Files.readString(stderrFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + stderrFile + ": " + e.getMessage() + ")";
+        }
+    }
+
+    /** The command line it was started with. */
+    public List<String> command() {
+        return command;
+    }
+
+    /** The server processes of this JVM that have not been closed yet (a profiler attaches to these). */
+    public static List<ServerProcess> live() {
+        return List.copyOf(LIVE);
+    }
+
+    /**
+     * Stops the server: SIGTERM (it shuts down gracefully and exits 0), SIGKILL if it has not exited after
+     * {@value #STOP_TIMEOUT_SECONDS} s. Returns its exit code (137 when it had to be killed). Idempotent.
+     */
+    public int stop() {
+        try {
+            if (process.isAlive()) {
+                process.destroy();
+                if (!process.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    kill(process);
+                }
+            }
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill(process);
+            return -1;
+        } finally {
+            LIVE.remove(this);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static void kill(Process p) {
+        p.destroyForcibly();
+        try {
+            p.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String tail(Path file) {
+        try {
+            String s = Files.readString(file, StandardCharsets.UTF_8);
+            return s.length() > 4000 ? "..." + s.substring(s.length() - 4000) : s;
+        } catch (IOException e) {
+            return "(no stderr: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return role + " pid " + process.pid() + " on " + hostPort();
+    }
+}

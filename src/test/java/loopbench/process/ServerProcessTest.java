@@ -1,0 +1,70 @@
+package loopbench.process;
+
+import loopbench.metrics.ProcStat;
+import loopbench.origin.ResponseBody;
+import loopbench.testing.CliProcess;
+import loopbench.testing.RawHttp;
+import loopbench.testing.Rig;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ServerProcessTest {
+    /** A small heap and C1 only: these children serve a handful of requests, not a benchmark. */
+    private static final List<String> TEST_JVM = List.of("-Xmx128m", "-XX:TieredStopAtLevel=1");
+
+    @Test
+    void startsServesAndStopsAnOriginInItsOwnProcess() throws Exception {
+        ServerProcess origin = ServerProcess.start("origin", List.of("--body-size", "300", "--io-threads", "1"), TEST_JVM);
+        int port = origin.address().getPort();
+        try {
+            assertTrue(origin.isAlive());
+            assertTrue(ServerProcess.live().contains(origin));
+            assertTrue(origin.pid() != ProcessHandle.current().pid());
+            ProcStat.Io before = origin.io();
+            byte[] request = RawHttp.get("/");
+            RawHttp.Response r;
+            try (RawHttp.Conn c = RawHttp.open(port)) {
+                r = c.exchange(request);
+            }
+            assertEquals(200, r.status());
+            assertArrayEquals(ResponseBody.bytes(300), r.body());
+            ProcStat.Io traffic = origin.io().minus(before);
+            // It read the request and wrote the response (header + 300 bytes) with read/write system calls.
+            assertTrue(traffic.bytesRead() >= request.length, () -> "read " + traffic);
+            assertTrue(traffic.bytesWritten() >= 300, () -> "wrote " + traffic);
+            assertTrue(origin.procStat().cpuNanos() > 0);
+        } finally {
+            assertEquals(0, origin.stop(), origin::stderr);
+        }
+        assertFalse(origin.isAlive());
+        assertFalse(ServerProcess.live().contains(origin));
+        assertTrue(origin.stderr().contains("origin stopped"), origin::stderr);
+        Rig.assertPortFree(port);
+        assertEquals(0, origin.stop(), "stop is idempotent");
+    }
+
+    @Test
+    void aServerThatCannotStartIsReportedWithItsStderr() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ServerProcess.start("origin", List.of("--transport", "carrier-pigeon"), TEST_JVM));
+        assertTrue(e.getMessage().contains("carrier-pigeon") && e.getMessage().contains("valid values"), e.getMessage());
+        assertTrue(ServerProcess.live().isEmpty());
+    }
+
+    @Test
+    void exitWithParentStopsAServerWhenItsStdinCloses() throws IOException, InterruptedException {
+        // CliProcess closes the child's stdin right away: that is what the child sees when its parent dies.
+        try (CliProcess server = CliProcess.start("origin", "--exit-with-parent")) {
+            assertEquals(0, server.waitForExit(), server::toString);
+            assertTrue(server.stderr().contains("origin stopped"), server::stderr);
+        }
+    }
+}
