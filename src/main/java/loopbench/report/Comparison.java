@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Compares two JMH JSON results benchmark by benchmark (same method, same parameters) for a CI gate.
@@ -114,19 +113,10 @@ public final class Comparison {
         return metric.get("scoreUnit").getAsString();
     }
 
-    /** "Class.method mode [k=v, ...]": what must match between the two runs. */
+    /** Results by {@link JmhResult#key()}: what must match between the two runs. */
     private static Map<String, JsonObject> index(JsonArray results) {
         Map<String, JsonObject> byKey = new LinkedHashMap<>();
-        for (JsonElement e : results) {
-            JsonObject r = e.getAsJsonObject();
-            String bench = r.get("benchmark").getAsString();
-            String shortName = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
-            Map<String, String> params = new TreeMap<>();
-            if (r.has("params")) {
-                r.getAsJsonObject("params").entrySet().forEach(p -> params.put(p.getKey(), p.getValue().getAsString()));
-            }
-            byKey.put(shortName + " " + r.get("mode").getAsString() + (params.isEmpty() ? "" : " " + params), r);
-        }
+        JmhResult.byKey(JmhResult.all(results)).forEach((key, r) -> byKey.put(key, r.json()));
         return byKey;
     }
 
