@@ -1,0 +1,68 @@
+package loopbench.report;
+
+/**
+ * Names of the secondary results the end-to-end benchmarks put in JMH's JSON (one value per measurement
+ * iteration, averaged over iterations like any per-iteration figure), and of the side files they leave next to
+ * it. The benchmarks write them, the tables, the gate and the claims report read them: one list, here.
+ *
+ * <p>Per component ({@code ROLE} = client, proxy, origin or echo), each from /proc of that component's own
+ * process: CPU-µs per request and context switches per request. The client is the load generator's JVM (the
+ * JMH fork).
+ */
+public final class EndToEndMetrics {
+    private EndToEndMetrics() {
+    }
+
+    /** Corrected latency percentiles of the iteration, µs (closed loop: measured from the send). */
+    public static final String LATENCY_P50 = "e2e.latency.p50";
+    public static final String LATENCY_P90 = "e2e.latency.p90";
+    public static final String LATENCY_P99 = "e2e.latency.p99";
+    public static final String LATENCY_P999 = "e2e.latency.p99.9";
+    public static final String LATENCY_MAX = "e2e.latency.max";
+
+    /** Requests that failed in the iteration (an iteration with any fails the benchmark, so this reads 0). */
+    public static final String ERRORS = "e2e.errors";
+
+    /** Bytes per request on each leg: client to the first hop, first hop's backend leg, and back. */
+    public static final String BYTES_REQUEST_FRONT = "e2e.bytes.request.front";
+    public static final String BYTES_REQUEST_BACK = "e2e.bytes.request.back";
+    public static final String BYTES_RESPONSE_BACK = "e2e.bytes.response.back";
+    public static final String BYTES_RESPONSE_FRONT = "e2e.bytes.response.front";
+
+    /** How busy the load generator's busiest event loop was (0..1), and whether it was saturated (0 or 1). */
+    public static final String CLIENT_LOOP_BUSY = "e2e.client.loopBusy";
+    public static final String CLIENT_SATURATED = "e2e.client.saturated";
+
+    /** Idle share of the machine's CPUs during the iteration (0..1), from /proc/stat. */
+    public static final String MACHINE_IDLE = "e2e.machine.idle";
+
+    /** The throughput bound (req/s) the blocking-work argument predicts for the configuration. */
+    public static final String PREDICTED_BOUND = "e2e.bound";
+
+    /** Component roles. */
+    public static final String CLIENT = "client";
+    public static final String PROXY = "proxy";
+    public static final String ORIGIN = "origin";
+    public static final String ECHO = "echo";
+
+    /** CPU-µs per request of a component. */
+    public static String cpu(String role) {
+        return "e2e." + role + ".cpu";
+    }
+
+    /** Context switches per request of a component. */
+    public static String contextSwitches(String role) {
+        return "e2e." + role + ".ctxsw";
+    }
+
+    /**
+     * The directory, under a suite's output directory (e.g. {@code target/jmh/e2e}), where every end-to-end trial
+     * leaves {@code <Class>.<method>-<params>-<pid>.json}: {"benchmark", "params", "fork", "load": the load
+     * generator's result JSON over the measurement iterations (the format of {@code loopbench load --json}, with
+     * the full corrected latency distribution and the per-second series)}.
+     */
+    public static final String SIDE_FILE_DIR = "e2e";
+
+    /** The system property that tells a benchmark fork where to write its side files. */
+    public static final String SIDE_FILE_PROPERTY = "loopbench.e2e.dir";
+}
