@@ -39,6 +39,18 @@ public final class EndToEndMetrics {
     /** The throughput bound (req/s) the blocking-work argument predicts for the configuration. */
     public static final String PREDICTED_BOUND = "e2e.bound";
 
+    /** Echo: payload mebibytes per second echoed (each way), from the messages counted and their size. */
+    public static final String ECHO_MIB_PER_SECOND = "e2e.echo.MiB/s";
+
+    /**
+     * The warm-up curve of a cold proxy (claim C002-2), from its first seconds under load: requests/s in the
+     * first second, requests that failed while cold, and the seconds until a second reached 90% of the
+     * rate of the last seconds of the run.
+     */
+    public static final String WARMUP_FIRST_SECOND = "e2e.warmup.firstSecond";
+    public static final String WARMUP_ERRORS = "e2e.warmup.errors";
+    public static final String WARMUP_SECONDS_TO_90 = "e2e.warmup.secondsTo90";
+
     /** Component roles. */
     public static final String CLIENT = "client";
     public static final String PROXY = "proxy";
