@@ -114,6 +114,73 @@ public final class ProcStat {
         return new Io(read, written);
     }
 
+    /**
+     * The whole machine's CPU time so far, from the first line of /proc/stat, in clock ticks summed over all CPUs:
+     * how much of it was idle (idle + iowait) and in all. Two readings tell how busy the machine was in between,
+     * whoever kept it busy: on a small machine shared by a load generator and the servers it loads, an idle share
+     * near 0 means every component competed for the cores.
+     */
+    public record MachineCpu(long idleTicks, long totalTicks) {
+        public MachineCpu minus(MachineCpu earlier) {
+            return new MachineCpu(idleTicks - earlier.idleTicks, totalTicks - earlier.totalTicks);
+        }
+
+        /** Idle share of the CPUs (0..1) between two readings; NaN if no time passed. */
+        public double idleShare() {
+            return totalTicks <= 0 ? Double.NaN : (double) idleTicks / totalTicks;
+        }
+    }
+
+    public static MachineCpu machine() {
+        return parseMachine(read(Paths.get("/proc/stat")).get(0));
+    }
+
+    static MachineCpu parseMachine(String cpuLine) {
+        // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
+        String[] f = cpuLine.trim().split("\\s+");
+        if (!"cpu".equals(f[0])) {
+            throw new IllegalStateException("not the cpu line of /proc/stat: " + cpuLine);
+        }
+        long total = 0;
+        for (int i = 1; i < Math.min(f.length, 9); i++) {
+            total += Long.parseLong(f[i]);
+        }
+        long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+        return new MachineCpu(idle, total);
+    }
+
+    /**
+     * The scheduler's account of one thread of this process ({@code /proc/self/task/TID/schedstat}): ns it ran on
+     * a CPU, and ns it waited on a run queue, ready but without a CPU. Their sum over a wall-clock interval says
+     * whether the thread was ever idle: a thread that ran or wanted to run all the time is saturated, even when a
+     * busy machine kept it from running. Null where the kernel has no schedstat.
+     */
+    public record SchedStat(long runNanos, long waitNanos) {
+        public SchedStat minus(SchedStat earlier) {
+            return new SchedStat(runNanos - earlier.runNanos, waitNanos - earlier.waitNanos);
+        }
+    }
+
+    public static SchedStat schedStat(long tid) {
+        Path p = Paths.get("/proc/self/task", Long.toString(tid), "schedstat");
+        try {
+            String[] f = Files.readString(p).trim().split("\\s+");
+            return new SchedStat(Long.parseLong(f[0]), Long.parseLong(f[1]));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The kernel's id of the calling thread (what /proc/self/task lists), or -1 where /proc does not say. */
+    public static long currentTid() {
+        try {
+            Path link = Files.readSymbolicLink(Paths.get("/proc/thread-self")); // "PID/task/TID"
+            return Long.parseLong(link.getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     static long cpuNanosFromStat(Path stat) {
         String line = read(stat).get(0);
         // The command name (field 2) is in parentheses and may contain spaces: split after its ')'.

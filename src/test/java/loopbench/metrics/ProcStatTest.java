@@ -48,4 +48,29 @@ class ProcStatTest {
         ProcStat.Snapshot me = ProcStat.of(ProcessHandle.current().pid());
         assertTrue(me.cpuNanos() > 0 && !me.switchesByThread().isEmpty(), me::toString);
     }
+
+    @Test
+    void machineIdleShareComesFromTheCpuLine() {
+        ProcStat.MachineCpu a = ProcStat.parseMachine("cpu  100 0 50 800 50 0 0 0 0 0");
+        ProcStat.MachineCpu b = ProcStat.parseMachine("cpu  400 0 150 1200 50 0 0 0 0 0");
+        assertEquals(850, a.idleTicks(), "idle + iowait");
+        assertEquals(1000, a.totalTicks());
+        assertEquals(400.0 / 800, b.minus(a).idleShare(), 1e-9);
+        ProcStat.MachineCpu now = ProcStat.machine();
+        assertTrue(now.totalTicks() > 0 && now.idleTicks() <= now.totalTicks(), now::toString);
+    }
+
+    @Test
+    void aThreadsSchedulerAccountGrowsWhenItRuns() {
+        long tid = ProcStat.currentTid();
+        assertTrue(tid > 0, "the kernel thread id of this thread");
+        ProcStat.SchedStat before = ProcStat.schedStat(tid);
+        long x = 0;
+        for (int i = 0; i < 20_000_000; i++) {
+            x += i ^ (x >>> 3);
+        }
+        ProcStat.SchedStat after = ProcStat.schedStat(tid);
+        assertTrue(after.runNanos() > before.runNanos(), "ran " + before + " -> " + after + " " + x);
+        assertTrue(after.waitNanos() >= before.waitNanos());
+    }
 }

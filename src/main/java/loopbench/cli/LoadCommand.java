@@ -1,0 +1,118 @@
+package loopbench.cli;
+
+import loopbench.load.ConsoleProgress;
+import loopbench.load.Durations;
+import loopbench.load.LoadGenerator;
+import loopbench.load.LoadResult;
+import loopbench.load.LoadSpec;
+import loopbench.load.Target;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import sun.misc.Signal;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.Callable;
+
+@Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Load generator: loads an HTTP/1.1 server (http://HOST:PORT/PATH, keep-alive GET or POST) or a "
+                + "TCP echo server (tcp://HOST:PORT: sends --message-size bytes, awaits them back, compares), in a "
+                + "closed loop (--connections x --pipeline requests in flight) or an open loop at --rate requests/s "
+                + "(latency corrected for coordinated omission, as wrk2 does). Prints a summary with req/s, "
+                + "latency percentiles (corrected and uncorrected, µs), errors by kind and the generator's own CPU "
+                + "per request, and says when the generator itself was saturated.",
+                "Exit status: 0 no request failed, 1 some failed (the summary says how many and why), 2 bad usage."})
+final class LoadCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "TARGET", description = "http://HOST:PORT/PATH or tcp://HOST:PORT")
+    String target;
+
+    @Option(names = "--connections", paramLabel = "C", defaultValue = "" + LoadSpec.DEFAULT_CONNECTIONS,
+            description = "Connections, kept open. Default: ${DEFAULT-VALUE}.")
+    int connections;
+
+    @Option(names = "--pipeline", paramLabel = "D", defaultValue = "1",
+            description = "Requests in flight per connection at most. Default: ${DEFAULT-VALUE}.")
+    int pipeline;
+
+    @Option(names = "--rate", paramLabel = "R",
+            description = "Open loop: requests per second in total, paced per connection, latency measured from each "
+                    + "request's intended start. Default: none (closed loop).")
+    Double rate;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "10s",
+            description = "How long to measure (after the warm-up): e.g. 500ms, 10s, 2m. Default: ${DEFAULT-VALUE}.")
+    String duration;
+
+    @Option(names = "--requests", paramLabel = "N", defaultValue = "0",
+            description = "Also stop after N measured requests (whichever bound comes first). Default: no limit.")
+    long requests;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", defaultValue = "0s",
+            description = "Send requests for this long first without recording them. Default: ${DEFAULT-VALUE}.")
+    String warmup;
+
+    @Option(names = "--method", paramLabel = "M", defaultValue = "GET",
+            description = "HTTP method: GET, POST. Default: ${DEFAULT-VALUE}.")
+    String method;
+
+    @Option(names = "--body-size", paramLabel = "BYTES", defaultValue = "0",
+            description = "POST body bytes. Default: ${DEFAULT-VALUE}.")
+    int bodySize;
+
+    @Option(names = "--message-size", paramLabel = "BYTES", defaultValue = "" + LoadSpec.DEFAULT_MESSAGE_SIZE,
+            description = "tcp:// targets: bytes per echo message. Default: ${DEFAULT-VALUE}.")
+    int messageSize;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+            description = "A request with no complete response after this long fails (timeout). Default: ${DEFAULT-VALUE}.")
+    String timeout;
+
+    @Mixin
+    EventLoopOptions loops;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON to FILE.")
+    Path json;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        LoadSpec spec = Cli.validated(() -> new LoadSpec(Target.parse(target), connections, pipeline, rate,
+                Durations.parse(duration), requests, Durations.parse(warmup), method,
+                bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
+                Durations.parse(timeout)));
+        PrintStream err = System.err;
+        err.printf("loopbench load: %s, %d connections, %s for %s%s%n", spec.target(), spec.connections(),
+                spec.openLoop() ? String.format("open loop at %.0f req/s", spec.rate()) : "closed loop",
+                Durations.format(spec.duration()),
+                spec.warmup().isZero() ? "" : " after a " + Durations.format(spec.warmup()) + " warm-up");
+        LoadGenerator generator = LoadGenerator.start(spec, new ConsoleProgress(err));
+        // Ctrl-C or SIGTERM ends the run early and still reports (and writes) what was measured.
+        Signal.handle(new Signal("INT"), s -> generator.endNow());
+        Signal.handle(new Signal("TERM"), s -> generator.endNow());
+        LoadResult result = generator.awaitResult();
+        if (generator.wasInterrupted()) {
+            err.println("loopbench load: interrupted; the result covers the time until then");
+        }
+        System.out.print(result.summary());
+        if (json != null) {
+            write(json, result.toJsonString());
+        }
+        return result.exitCode();
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

@@ -1,0 +1,330 @@
+package loopbench.load;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of the generator's {@code --connections}: lives for the whole run on one event loop (every method runs on
+ * that loop's thread, so nothing here is shared), and replaces its channel when the channel fails.
+ *
+ * <p>Requests are sent as in wrk2: in a closed loop, the next request goes out as soon as a response frees one of
+ * the {@code --pipeline} slots; in an open loop, request k of this connection is due at its intended start time
+ * {@code start + phase + k * interval}, and goes out then, or as soon as a slot is free if the target is late. Its
+ * latency is recorded twice: from the intended start (corrected for coordinated omission: a stall delays every
+ * request that was due during it) and from the actual send (what a closed-loop tool reports). No request is ever
+ * skipped to catch up: the requests that were due during a stall are all sent afterwards.
+ */
+final class Connection {
+    private final LoadGenerator run;
+    private final EventLoop loop;
+    private final LoopRecorder rec;
+    private final int pipeline;
+    /** Open loop: nanoseconds between this connection's requests; 0 in a closed loop. */
+    private final long intervalNanos;
+    private final long timeoutNanos;
+
+    /** In-flight requests, oldest first: a ring of {@code pipeline} slots. */
+    private final long[] intended;
+    private final long[] sent;
+    private int head;
+    private int inFlight;
+    /** Open loop: the intended start of this connection's next request. */
+    private long nextIntended;
+
+    private Channel channel;
+    private boolean active;
+    /** A read is being handled: requests written meanwhile are flushed once, when the read batch completes. */
+    private boolean inRead;
+    private boolean flushPending;
+    private boolean wakePending;
+    private boolean timeoutPending;
+    /** Open loop: every request of this connection's schedule before the deadline has been sent. */
+    private boolean scheduleDone;
+    /** Failures since the last successful response: the reconnect delay backs off with them. */
+    private int failuresInARow;
+
+    private final Runnable wake = this::onWake;
+    private final Runnable timeoutCheck = this::onTimeoutCheck;
+    private final Runnable reconnect = this::connect;
+
+    Connection(LoadGenerator run, EventLoop loop, LoopRecorder rec, long firstIntendedNanos, long intervalNanos) {
+        this.run = run;
+        this.loop = loop;
+        this.rec = rec;
+        this.pipeline = run.spec().pipeline();
+        this.intervalNanos = intervalNanos;
+        this.timeoutNanos = run.spec().timeout().toNanos();
+        this.intended = new long[pipeline];
+        this.sent = new long[pipeline];
+        this.nextIntended = firstIntendedNanos;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    LoopRecorder recorder() {
+        return rec;
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+
+    /** Opens (or re-opens) the channel. */
+    void connect() {
+        if (run.isStopping()) {
+            return;
+        }
+        ChannelFuture f = run.connect(loop, run.protocolHandler(this));
+        Channel ch = f.channel();
+        f.addListener((ChannelFutureListener) done -> connected(ch, done));
+    }
+
+    private void connected(Channel ch, ChannelFuture f) {
+        if (!f.isSuccess()) {
+            rec.error(ErrorKind.CONNECT, run.isMeasuring(System.nanoTime()));
+            scheduleReconnect();
+            return;
+        }
+        if (run.isStopping()) {
+            ch.close();
+            return;
+        }
+        channel = ch;
+        active = true;
+        run.connectionUp();
+        pump();
+    }
+
+    /** Sends every request that is allowed now: a free slot, due (open loop), admitted by the run's bounds. */
+    void pump() {
+        if (!active) {
+            return;
+        }
+        long now = System.nanoTime();
+        int wrote = 0;
+        int measured = 0;
+        while (inFlight < pipeline) {
+            long start;
+            if (intervalNanos > 0) {
+                if (scheduleDone) {
+                    break;
+                }
+                if (run.isPastDeadline(nextIntended)) {
+                    scheduleDone = true; // the rest of the schedule falls after the deadline
+                    run.scheduleDone();
+                    break;
+                }
+                if (nextIntended - now > 0) {
+                    scheduleWake(nextIntended - now);
+                    break;
+                }
+                start = nextIntended;
+            } else {
+                start = now;
+            }
+            if (!run.admit(start)) {
+                break;
+            }
+            if (intervalNanos > 0) {
+                nextIntended += intervalNanos;
+            }
+            int slot = (head + inFlight) % pipeline;
+            intended[slot] = start;
+            sent[slot] = now;
+            inFlight++;
+            channel.write(run.newRequest(), channel.voidPromise());
+            wrote++;
+            if (run.isMeasuring(start)) {
+                measured++;
+            }
+        }
+        if (wrote > 0) {
+            if (measured > 0) { // like the completions, sends count in the period of their intended start
+                rec.add(LoopRecorder.SENT, measured);
+                rec.add(LoopRecorder.BYTES_WRITTEN, (long) measured * run.requestBytes());
+            }
+            if (inRead) {
+                flushPending = true;
+            } else {
+                channel.flush();
+            }
+            scheduleTimeoutCheck();
+        }
+    }
+
+    void readStarted(int bytes) {
+        inRead = true;
+        rec.add(LoopRecorder.BYTES_READ, bytes);
+    }
+
+    void readComplete() {
+        inRead = false;
+        if (flushPending) {
+            flushPending = false;
+            if (active) {
+                channel.flush();
+            }
+        }
+    }
+
+    /**
+     * The oldest request's response is complete: {@code error} null when it succeeded, otherwise why it failed
+     * (the connection is still in step, e.g. a non-2xx status). {@code close}: the peer said it closes the
+     * connection after this response; it is replaced without counting an error.
+     */
+    void responseDone(ErrorKind error, boolean close) {
+        if (inFlight == 0) {
+            broken(ErrorKind.PROTOCOL); // a response nobody asked for
+            return;
+        }
+        long now = System.nanoTime();
+        long start = intended[head];
+        long sentAt = sent[head];
+        head = (head + 1) % pipeline;
+        inFlight--;
+        boolean measured = run.isMeasuring(start);
+        if (error == null) {
+            failuresInARow = 0;
+            if (measured) {
+                rec.record(start, sentAt, now);
+            } else {
+                rec.add(LoopRecorder.WARMUP_COMPLETED, 1);
+            }
+        } else {
+            rec.error(error, measured);
+        }
+        rec.add(LoopRecorder.FINISHED, 1);
+        run.finished(1, error == null);
+        if (close) {
+            replaceChannel();
+        } else {
+            pump();
+        }
+    }
+
+    /** The connection cannot be used any more: its in-flight requests fail with {@code kind}; a new one is made. */
+    void broken(ErrorKind kind) {
+        failInFlight(kind);
+        replaceChannel();
+    }
+
+    /** The channel closed (peer close, reset, or our own close); {@code midResponse}: part of a response had come. */
+    void inactive(Channel ch, boolean midResponse) {
+        if (ch != channel) {
+            return; // a channel this connection already let go
+        }
+        active = false;
+        channel = null;
+        run.connectionDown();
+        if (inFlight > 0) {
+            failInFlight(midResponse ? ErrorKind.SHORT : ErrorKind.CLOSED);
+        }
+        scheduleReconnect();
+    }
+
+    /** The run is over: close without counting anything (requests still in flight were counted by the run). */
+    void stop() {
+        Channel ch = channel;
+        if (ch != null) {
+            active = false;
+            channel = null;
+            run.connectionDown();
+            ch.close();
+        }
+    }
+
+    /** Drops the requests still in flight at the end of the run as timeouts (the run waited for them). */
+    int abandon() {
+        int n = inFlight;
+        if (n > 0) {
+            failInFlight(ErrorKind.TIMEOUT);
+        }
+        return n;
+    }
+
+    private void failInFlight(ErrorKind kind) {
+        int n = inFlight;
+        if (n == 0) {
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            rec.error(kind, run.isMeasuring(intended[(head + i) % pipeline]));
+        }
+        head = 0;
+        inFlight = 0;
+        failuresInARow++;
+        rec.add(LoopRecorder.FINISHED, n);
+        run.finished(n, false);
+    }
+
+    private void replaceChannel() {
+        Channel ch = channel;
+        if (ch != null) {
+            active = false;
+            channel = null;
+            run.connectionDown();
+            ch.close();
+        }
+        scheduleReconnect();
+    }
+
+    private void scheduleReconnect() {
+        if (run.isStopping()) {
+            return;
+        }
+        if (failuresInARow == 0) {
+            loop.execute(reconnect); // a clean close (Connection: close, idle timeout): reconnect at once
+        } else {
+            // Back off while the target keeps failing, so that a dead target is not hammered with connects (each
+            // one counted as an error) for the rest of the run: 10 ms, doubling, at most 1 s.
+            long delayMillis = Math.min(1000, 10L << Math.min(failuresInARow - 1, 7));
+            loop.schedule(reconnect, delayMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void scheduleWake(long delayNanos) {
+        if (!wakePending) {
+            wakePending = true;
+            loop.schedule(wake, delayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void onWake() {
+        wakePending = false;
+        if (!active) {
+            return;
+        }
+        long lateNanos = System.nanoTime() - nextIntended;
+        if (lateNanos >= 0 && inFlight < pipeline && run.isMeasuring(nextIntended)) {
+            rec.scheduleLag.recordValue(Math.max(1, lateNanos / 1000));
+        }
+        pump();
+    }
+
+    private void scheduleTimeoutCheck() {
+        if (!timeoutPending && inFlight > 0) {
+            timeoutPending = true;
+            loop.schedule(timeoutCheck, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void onTimeoutCheck() {
+        timeoutPending = false;
+        if (inFlight == 0 || !active) {
+            return;
+        }
+        long age = System.nanoTime() - sent[head];
+        if (age >= timeoutNanos) {
+            broken(ErrorKind.TIMEOUT);
+        } else {
+            timeoutPending = true;
+            loop.schedule(timeoutCheck, timeoutNanos - age, TimeUnit.NANOSECONDS);
+        }
+    }
+}
