@@ -1,6 +1,7 @@
 package loopbench.suite;
 
 import loopbench.process.JvmFlags;
+import loopbench.report.EndToEndMetrics;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -73,7 +74,8 @@ public final class Suite implements Callable<Integer> {
             List<String> args = new ArrayList<>(line.args());
             args.addAll(jmhArgs);
             try {
-                runs.add(options(new CommandLineOptions(args.toArray(new String[0])), feature));
+                runs.add(options(new CommandLineOptions(args.toArray(new String[0])), feature,
+                        out.resolve(EndToEndMetrics.SIDE_FILE_DIR)));
             } catch (CommandLineOptionException e) {
                 System.err.println(profile + " line " + line.number()
                         + (jmhArgs.isEmpty() ? "" : " (with the options after --: " + String.join(" ", jmhArgs) + ")")
@@ -109,11 +111,13 @@ public final class Suite implements Callable<Integer> {
     /**
      * JMH's options plus what loopbench's forks need on this JDK: on JDK 23+, Netty's Unsafe path is kept on
      * with {@code --sun-misc-unsafe-memory-access=allow} (JDK 25 turns it off otherwise), and every fork checks
-     * that it really has Unsafe ({@code -Dloopbench.requireUnsafe=true}, see AbstractBenchmark).
+     * that it really has Unsafe ({@code -Dloopbench.requireUnsafe=true}, see AbstractBenchmark). End-to-end
+     * benchmarks write their side files (full latency distributions, per-second series) to {@code e2eDir}.
      */
-    static Options options(CommandLineOptions cmd, int jdkFeature) {
+    static Options options(CommandLineOptions cmd, int jdkFeature, Path e2eDir) {
         List<String> prepend = new ArrayList<>(JvmFlags.unsafeAccess(jdkFeature));
         prepend.add("-Dloopbench.requireUnsafe=true");
+        prepend.add("-D" + EndToEndMetrics.SIDE_FILE_PROPERTY + "=" + e2eDir.toAbsolutePath());
         if (cmd.getJvmArgsPrepend().hasValue()) {
             prepend.addAll(cmd.getJvmArgsPrepend().get());
         }

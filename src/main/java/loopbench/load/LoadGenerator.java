@@ -522,6 +522,21 @@ public final class LoadGenerator implements AutoCloseable {
     }
 
     /**
+     * Stops sending and waits, at most {@code timeout}, until every request in flight has completed; then closes.
+     * After a drain, every request the target answered was counted (nothing is dropped in flight). Returns whether
+     * everything in flight completed.
+     */
+    public boolean drainAndClose(Duration timeout) throws InterruptedException {
+        try {
+            stopping = true;
+            maybeEnd();
+            return endedLatch.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && outstanding.get() == 0;
+        } finally {
+            close();
+        }
+    }
+
+    /**
      * Ends the run now, as if its bounds were reached ({@link #awaitResult()} then returns what was measured so far);
      * requests still in flight are dropped, not counted. For an interrupted run (Ctrl-C) that must keep its figures.
      */

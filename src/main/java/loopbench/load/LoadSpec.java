@@ -147,7 +147,7 @@ public record LoadSpec(Target target, int connections, int pipeline, Double rate
     }
 
     /** Bytes of one request (HTTP: request line, headers and body) or one echo message. */
-    int requestBytes() {
+    public int requestBytes() {
         return target.protocol() == Target.Protocol.HTTP ? HttpRequests.encode(this).length : messageSize;
     }
 }

@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The origin's request handler. GET and HEAD answer the fixed body; POST and PUT echo the request body.
@@ -27,6 +28,8 @@ import java.util.ArrayDeque;
 final class OriginHandler extends ChannelInboundHandlerAdapter {
     private final ByteBuf body;
     private final Work work;
+    /** Responses written, for the origin's summary when it stops. */
+    private final LongAdder answered;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     /** The request being worked on; released by channelInactive if the connection dies first. */
     private FullHttpRequest inFlight;
@@ -34,9 +37,10 @@ final class OriginHandler extends ChannelInboundHandlerAdapter {
     private boolean draining;
     private boolean closed;
 
-    OriginHandler(ByteBuf body, Work work) {
+    OriginHandler(ByteBuf body, Work work, LongAdder answered) {
         this.body = body;
         this.work = work;
+        this.answered = answered;
     }
 
     @Override
@@ -107,6 +111,7 @@ final class OriginHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void respond(ChannelHandlerContext ctx, HttpVersion version, boolean keepAlive, FullHttpResponse response) {
+        answered.increment();
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closed = true;

@@ -13,6 +13,8 @@ import loopbench.server.LoopbackServer;
 import loopbench.server.ServerOptions;
 import loopbench.server.ServerResources;
 
+import java.util.concurrent.atomic.LongAdder;
+
 /**
  * The HTTP/1.1 keep-alive origin: the backend of every end-to-end measurement, and the server of
  * seeds/001 when it is given work to do.
@@ -21,9 +23,20 @@ public final class OriginServer {
     private OriginServer() {
     }
 
+    /**
+     * Starts the origin. When it closes, it says on stderr how many requests it answered
+     * ({@code loopbench: origin answered N requests}): what an end-to-end benchmark checks its load generator's
+     * count against.
+     */
     public static LoopbackServer start(ServerOptions options, OriginConfig config) {
         config.workStrategy().ensureSupported(); // fail before binding, with the reason
-        return LoopbackServer.start("origin", options, context -> initializer(config, context.resources()));
+        LongAdder answered = new LongAdder();
+        return LoopbackServer.start("origin", options, context -> {
+            ChannelHandler initializer = initializer(config, context.resources(), answered);
+            context.resources().register(() -> System.err.println("loopbench: origin answered " + answered.sum()
+                    + " requests"));
+            return initializer;
+        });
     }
 
     /**
@@ -31,6 +44,11 @@ public final class OriginServer {
      * go away with them.
      */
     public static ChannelHandler initializer(OriginConfig config, ServerResources resources) {
+        return initializer(config, resources, new LongAdder());
+    }
+
+    /** As {@link #initializer(OriginConfig, ServerResources)}, counting every response in {@code answered}. */
+    static ChannelHandler initializer(OriginConfig config, ServerResources resources, LongAdder answered) {
         Work work = Work.create(config, resources);
         // One read-only direct copy of the body, shared by every response; freed with the server.
         ByteBuf shared = Unpooled.directBuffer(config.bodySize()).writeBytes(ResponseBody.bytes(config.bodySize()));
@@ -45,9 +63,9 @@ public final class OriginServer {
                 p.addLast("http-aggregator", new HttpObjectAggregator(config.maxContentLength()));
                 EventExecutorGroup group = work.pipelineGroup();
                 if (group != null) {
-                    p.addLast(group, "origin", new OriginHandler(body, work));
+                    p.addLast(group, "origin", new OriginHandler(body, work, answered));
                 } else {
-                    p.addLast("origin", new OriginHandler(body, work));
+                    p.addLast("origin", new OriginHandler(body, work, answered));
                 }
             }
         };

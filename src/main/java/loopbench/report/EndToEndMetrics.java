@@ -77,4 +77,39 @@ public final class EndToEndMetrics {
 
     /** The system property that tells a benchmark fork where to write its side files. */
     public static final String SIDE_FILE_PROPERTY = "loopbench.e2e.dir";
+
+    /** The unit of a metric of this list, as JMH's JSON and the tables show it. */
+    public static String unit(String name) {
+        if (name.startsWith("e2e.latency.")) {
+            return "µs";
+        }
+        if (name.endsWith(".cpu")) {
+            return "µs/req";
+        }
+        if (name.endsWith(".ctxsw")) {
+            return "#/req";
+        }
+        if (name.startsWith("e2e.bytes.")) {
+            return "B/req";
+        }
+        switch (name) {
+            case ERRORS:
+            case WARMUP_ERRORS:
+                return "#";
+            case CLIENT_LOOP_BUSY:
+            case MACHINE_IDLE:
+                return "share";
+            case CLIENT_SATURATED:
+                return "0|1";
+            case PREDICTED_BOUND:
+            case WARMUP_FIRST_SECOND:
+                return "req/s";
+            case ECHO_MIB_PER_SECOND:
+                return "MiB/s";
+            case WARMUP_SECONDS_TO_90:
+                return "s";
+            default:
+                return "";
+        }
+    }
 }

@@ -41,11 +41,13 @@ class SuiteTest {
 
     @Test
     void forksGetTheUnsafeFlagsTheirJdkNeeds() throws Exception {
-        Options on17 = Suite.options(new CommandLineOptions("Foo"), 17);
-        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25);
+        Options on17 = Suite.options(new CommandLineOptions("Foo"), 17, Path.of("target/jmh/e2e"));
+        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25, Path.of("target/jmh/e2e"));
         List<String> args17 = new ArrayList<>(on17.getJvmArgsPrepend().get());
         List<String> args25 = new ArrayList<>(on25.getJvmArgsPrepend().get());
-        assertEquals(List.of("-Dloopbench.requireUnsafe=true"), args17);
+        assertEquals(List.of("-Dloopbench.requireUnsafe=true",
+                "-Dloopbench.e2e.dir=" + Path.of("target/jmh/e2e").toAbsolutePath()), args17,
+                "JDK 17 needs no Unsafe flag; every fork learns where end-to-end side files go");
         assertTrue(args25.contains("--sun-misc-unsafe-memory-access=allow"), args25.toString());
         assertTrue(args25.contains("-Dloopbench.requireUnsafe=true"), args25.toString());
         assertTrue(args25.contains("-Dx=1"), "user's own prepend args are kept: " + args25);

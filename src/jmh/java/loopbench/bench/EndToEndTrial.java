@@ -1,0 +1,357 @@
+package loopbench.bench;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
+import loopbench.load.LoadGenerator;
+import loopbench.load.LoadResult;
+import loopbench.load.LoadSnapshot;
+import loopbench.load.LoadSpec;
+import loopbench.metrics.ProcStat;
+import loopbench.process.ServerProcess;
+import loopbench.report.EndToEndMetrics;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One trial of an end-to-end benchmark: the server processes (origin, proxy, echo), each a JVM of its own started
+ * through the CLI ({@link ServerProcess}), and the load generator in this JVM, the JMH fork. The benchmark's
+ * {@code @Benchmark} method takes one completed request per call ({@link #nextCompleted()}), so the primary score
+ * is JMH's own count of completed requests over its own iteration time.
+ *
+ * <p>Each iteration also yields, from /proc of every component's own process, CPU-µs and context switches per
+ * request, the corrected latency percentiles, bytes per request on each leg and the error count (names in
+ * {@link EndToEndMetrics}), which {@link EndToEndProfiler} hands to JMH as secondary results. An iteration with
+ * any failed request fails the benchmark: a figure with errors in it is not reported at all. At the end of the
+ * trial, the load generator's whole result over the measurement iterations (with the full latency distribution
+ * and the per-second series) goes to a side file next to the suite's results.
+ *
+ * <p>Every process is stopped in {@link #close()}, which the benchmarks call from {@code @TearDown} and from a
+ * setup that fails half-way; and each server also exits by itself when this JVM dies ({@code --exit-with-parent}).
+ */
+public final class EndToEndTrial implements AutoCloseable {
+    /** How long to wait for a completed request before calling the target stalled. */
+    private static final Duration STALL_TIMEOUT = Duration.ofSeconds(60);
+    private static final long DRAIN_SECONDS = 10;
+    private static volatile EndToEndTrial current;
+
+    private final String benchmark;
+    private final Map<String, String> params;
+    private final Map<String, ServerProcess> servers = new LinkedHashMap<>();
+    private LoadGenerator generator;
+    private LoadSpec spec;
+    private double predictedBound = Double.NaN;
+    private int messageBytes;
+    private boolean failOnErrors = true;
+
+    // per iteration
+    private LoadSnapshot iterationStart;
+    private final Map<String, ProcStat.Snapshot> procStart = new LinkedHashMap<>();
+    private final Map<String, ProcStat.Io> ioStart = new LinkedHashMap<>();
+    private boolean measuring;
+    private Map<String, Double> lastMetrics = Map.of();
+    // measurement window, for the side file
+    private LoadSnapshot measurementStart;
+    private LoadSnapshot measurementEnd;
+    private LoadResult sideResult;
+
+    // nextCompleted(): requests taken by the benchmark method vs requests completed
+    private long taken;
+    private long available;
+    private long batch = 1;
+
+    private EndToEndTrial(String benchmark, Map<String, String> params) {
+        this.benchmark = benchmark;
+        this.params = params;
+    }
+
+    /** A trial of the benchmark JMH is running ({@code params} as injected into a {@code @Setup} method). */
+    public static EndToEndTrial begin(BenchmarkParams params) {
+        Map<String, String> p = new LinkedHashMap<>();
+        for (String key : params.getParamsKeys()) {
+            p.put(key, params.getParam(key));
+        }
+        EndToEndTrial t = new EndToEndTrial(params.getBenchmark(), p);
+        current = t;
+        return t;
+    }
+
+    /** A trial outside JMH (tests). */
+    static EndToEndTrial begin(String benchmark, Map<String, String> params) {
+        EndToEndTrial t = new EndToEndTrial(benchmark, new LinkedHashMap<>(params));
+        current = t;
+        return t;
+    }
+
+    /** The trial running (or, after its teardown, last run) in this JVM, or null. */
+    static EndToEndTrial current() {
+        return current;
+    }
+
+    /** The benchmark method, fully qualified. */
+    String benchmark() {
+        return benchmark;
+    }
+
+    /** Starts {@code loopbench <command> <args>} as the component {@code role} (client, proxy, origin, echo). */
+    public ServerProcess startServer(String role, String command, List<String> args) {
+        ServerProcess p = ServerProcess.start(command, args);
+        servers.put(role, p);
+        return p;
+    }
+
+    /** The load generator (null before {@link #startLoad}). */
+    public LoadGenerator generator() {
+        return generator;
+    }
+
+    public ServerProcess server(String role) {
+        return servers.get(role);
+    }
+
+    /** Starts the load generator and waits until every connection is open. */
+    public LoadGenerator startLoad(LoadSpec loadSpec) throws InterruptedException {
+        this.spec = loadSpec;
+        this.generator = LoadGenerator.start(loadSpec);
+        if (!generator.awaitConnected(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("only " + generator.connectionsUp() + " of " + loadSpec.connections()
+                    + " connections to " + loadSpec.target() + " opened within 60 s; errors so far: " + generator.errors()
+                    + serverLogs());
+        }
+        return generator;
+    }
+
+    /** The throughput bound (req/s) the benchmark's configuration predicts, reported beside the measurement. */
+    public void predictedBound(double requestsPerSecond) {
+        this.predictedBound = requestsPerSecond;
+    }
+
+    /** Echo: each request is a message of this many bytes each way (for MiB/s). */
+    public void messageBytes(int bytes) {
+        this.messageBytes = bytes;
+    }
+
+    /** Whether a failed request fails the iteration (true, except where failures are what is measured). */
+    public void failOnErrors(boolean fail) {
+        this.failOnErrors = fail;
+    }
+
+    /**
+     * Takes the next completed request, waiting for it if none is left: the benchmark method's one operation.
+     * The wait is for a small batch (about 1 ms of requests at the last iteration's rate), so that the benchmark
+     * thread is woken about once a millisecond, not once per request.
+     */
+    public long nextCompleted() {
+        long next = ++taken;
+        if (next <= available) {
+            return next;
+        }
+        available = generator.successes();
+        if (next <= available) {
+            return next;
+        }
+        if (!generator.awaitSuccesses(next + batch - 1, STALL_TIMEOUT) && generator.successes() < next) {
+            throw new IllegalStateException(generator.hasEnded() ? "the load generator has ended"
+                    : "no request completed within " + STALL_TIMEOUT.toSeconds() + " s; errors so far: "
+                    + generator.errors() + serverLogs());
+        }
+        available = generator.successes();
+        return next;
+    }
+
+    /** {@code @Setup(Level.Iteration)}: the iteration's starting point for every component. */
+    public void iterationStarted(IterationParams iteration) {
+        measuring = iteration.getType() == IterationType.MEASUREMENT;
+        iterationStart = generator.snapshot();
+        // Requests that completed between iterations are not this iteration's: JMH counts only what completes now.
+        available = generator.successes();
+        taken = available;
+        servers.forEach((role, p) -> {
+            procStart.put(role, p.procStat());
+            ioStart.put(role, p.io());
+        });
+        if (measuring && measurementStart == null) {
+            measurementStart = iterationStart;
+        }
+    }
+
+    /**
+     * {@code @TearDown(Level.Iteration)}: this iteration's figures per request, for {@link EndToEndProfiler}; fails
+     * the iteration if a request failed in it.
+     */
+    public void iterationEnded() {
+        LoadSnapshot end = generator.snapshot();
+        LoadResult r = LoadResult.between(spec, iterationStart, end);
+        if (measuring) {
+            measurementEnd = end;
+        }
+        lastMetrics = metrics(r, perRoleDeltas());
+        double rate = r.requestsPerSecond();
+        batch = Math.max(1, Math.min(1000, Math.round(rate / 1000)));
+        if (failOnErrors && r.errorsTotal() > 0) {
+            throw new IllegalStateException(r.errorsTotal() + " requests failed in this iteration, so it has no result:\n"
+                    + r.summary() + serverLogs());
+        }
+    }
+
+    private Map<String, ProcStat.Snapshot> perRoleDeltas() {
+        Map<String, ProcStat.Snapshot> d = new LinkedHashMap<>();
+        servers.forEach((role, p) -> d.put(role, p.procStat().minus(procStart.get(role))));
+        return d;
+    }
+
+    /**
+     * The figures of one stretch of the run: the load generator's result, and the CPU time of each server over the
+     * same stretch.
+     */
+    Map<String, Double> metrics(LoadResult r, Map<String, ProcStat.Snapshot> serverDeltas) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        long requests = r.requests();
+        m.put(EndToEndMetrics.LATENCY_P50, (double) r.corrected().getValueAtPercentile(50));
+        m.put(EndToEndMetrics.LATENCY_P90, (double) r.corrected().getValueAtPercentile(90));
+        m.put(EndToEndMetrics.LATENCY_P99, (double) r.corrected().getValueAtPercentile(99));
+        m.put(EndToEndMetrics.LATENCY_P999, (double) r.corrected().getValueAtPercentile(99.9));
+        m.put(EndToEndMetrics.LATENCY_MAX, (double) r.corrected().getMaxValue());
+        m.put(EndToEndMetrics.ERRORS, (double) r.errorsTotal());
+        m.put(EndToEndMetrics.cpu(EndToEndMetrics.CLIENT), r.cpuMicrosPerRequest());
+        m.put(EndToEndMetrics.contextSwitches(EndToEndMetrics.CLIENT), r.contextSwitchesPerRequest());
+        serverDeltas.forEach((role, d) -> {
+            m.put(EndToEndMetrics.cpu(role), requests == 0 ? Double.NaN : d.cpuNanos() / 1000.0 / requests);
+            m.put(EndToEndMetrics.contextSwitches(role), requests == 0 ? Double.NaN : (double) d.contextSwitches() / requests);
+        });
+        if (requests > 0) {
+            // Every request is the same bytes; what was read is counted when read (a response half-read at an end
+            // of the stretch moves the mean by less than one response per connection over all its requests).
+            m.put(EndToEndMetrics.BYTES_REQUEST_FRONT, (double) r.spec().requestBytes());
+            m.put(EndToEndMetrics.BYTES_RESPONSE_FRONT, (double) r.bytesRead() / requests);
+            ServerProcess origin = servers.get(EndToEndMetrics.ORIGIN);
+            // The backend leg is what the origin read and wrote, when a proxy stands before it; /proc counts the
+            // bytes of read/write system calls, which io_uring does not make.
+            if (servers.containsKey(EndToEndMetrics.PROXY) && origin != null && ioStart.containsKey(EndToEndMetrics.ORIGIN)
+                    && !"io_uring".equals(params.get("transport"))) {
+                ProcStat.Io io = origin.io().minus(ioStart.get(EndToEndMetrics.ORIGIN));
+                m.put(EndToEndMetrics.BYTES_REQUEST_BACK, (double) io.bytesRead() / requests);
+                m.put(EndToEndMetrics.BYTES_RESPONSE_BACK, (double) io.bytesWritten() / requests);
+            }
+        }
+        m.put(EndToEndMetrics.CLIENT_LOOP_BUSY, r.maxLoopBusy());
+        m.put(EndToEndMetrics.CLIENT_SATURATED, r.saturated() ? 1.0 : 0.0);
+        m.put(EndToEndMetrics.MACHINE_IDLE, r.machineIdle());
+        if (!Double.isNaN(predictedBound)) {
+            m.put(EndToEndMetrics.PREDICTED_BOUND, predictedBound);
+        }
+        if (messageBytes > 0 && r.durationSeconds() > 0) {
+            m.put(EndToEndMetrics.ECHO_MIB_PER_SECOND, requests * (double) messageBytes / r.durationSeconds() / (1 << 20));
+        }
+        return m;
+    }
+
+    /** The figures of the last iteration that ended (empty before the first). */
+    Map<String, Double> lastIterationMetrics() {
+        return lastMetrics;
+    }
+
+    /** For a benchmark that runs its own load per invocation (a cold start): its figures for the profiler. */
+    void iterationMetrics(Map<String, Double> metrics, LoadResult result) {
+        this.lastMetrics = metrics;
+        this.sideResult = result;
+    }
+
+    /**
+     * Stops the load (letting the requests in flight complete, at most {@value #DRAIN_SECONDS} s, so that the
+     * servers answered exactly what the generator counted), writes the side file, stops every server (last started,
+     * first stopped).
+     */
+    @Override
+    public void close() {
+        try {
+            if (generator != null) {
+                if (measurementStart != null && measurementEnd != null) {
+                    sideResult = LoadResult.between(spec, measurementStart, measurementEnd);
+                }
+                try {
+                    generator.drainAndClose(Duration.ofSeconds(DRAIN_SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    generator.close();
+                }
+            }
+            if (sideResult != null) {
+                writeSideFile(sideResult);
+            }
+        } finally {
+            List<ServerProcess> reverse = new ArrayList<>(servers.values());
+            java.util.Collections.reverse(reverse);
+            for (ServerProcess p : reverse) {
+                p.close();
+            }
+            // Stays current: JMH asks the profiler for the last iteration's figures after the trial's teardown.
+        }
+    }
+
+    /** Everything the servers logged on stderr so far, to explain a failure. */
+    String serverLogs() {
+        StringBuilder sb = new StringBuilder();
+        servers.forEach((role, p) -> {
+            String err = p.stderr();
+            sb.append("\n--- ").append(p).append(" stderr").append(p.isAlive() ? "" : " (exited)").append(":\n")
+                    .append(err.length() > 3000 ? "..." + err.substring(err.length() - 3000) : err);
+        });
+        return sb.toString();
+    }
+
+    /** Where side files go: {@value EndToEndMetrics#SIDE_FILE_PROPERTY}, else target/jmh/e2e. */
+    static Path sideFileDir() {
+        String dir = System.getProperty(EndToEndMetrics.SIDE_FILE_PROPERTY);
+        return dir != null ? Paths.get(dir) : Paths.get("target", "jmh", EndToEndMetrics.SIDE_FILE_DIR);
+    }
+
+    private void writeSideFile(LoadResult result) {
+        JsonObject o = new JsonObject();
+        o.addProperty("benchmark", benchmark);
+        JsonObject p = new JsonObject();
+        params.forEach(p::addProperty);
+        o.add("params", p);
+        o.addProperty("fork", ProcessHandle.current().pid());
+        o.add("load", result.toJson());
+        String name = shortName(benchmark) + "-" + paramString() + "-" + ProcessHandle.current().pid() + ".json";
+        Path file = sideFileDir().resolve(name);
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
+                    .create().toJson(o), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._=,-]");
+
+    private String paramString() {
+        StringBuilder sb = new StringBuilder();
+        params.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ",").append(k).append('=').append(v));
+        Matcher m = UNSAFE.matcher(sb);
+        return m.replaceAll("_");
+    }
+
+    /** {@code Class.method} of a fully qualified benchmark method name. */
+    static String shortName(String benchmark) {
+        int method = benchmark.lastIndexOf('.');
+        int cls = benchmark.lastIndexOf('.', method - 1);
+        return benchmark.substring(cls + 1);
+    }
+}

@@ -1,0 +1,116 @@
+package loopbench.bench;
+
+import loopbench.knobs.Allocator;
+import loopbench.knobs.BufferType;
+import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
+import loopbench.load.LoadSpec;
+import loopbench.load.Target;
+import loopbench.process.ServerProcess;
+import loopbench.report.EndToEndMetrics;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What does a Netty proxy in the path cost end to end, at L4 and at L7, with each thread model, transport and
+ * allocator? (claims C000-1 .. C000-6, C002-1, C004-1)
+ *
+ * <p>As in the article behind C000 (wrk, a Netty proxy and nginx on three machines), three processes: the load
+ * generator (this JMH fork, a closed loop of {@code connections} keep-alive connections, one request in flight
+ * each, like wrk), the proxy ({@code loopbench proxy}, its own JVM) and the origin ({@code loopbench origin}, its
+ * own JVM, GET answers of {@code bodySize} bytes). {@code layer}: {@code direct} (the generator straight to the
+ * origin), {@code 4} (bytes forwarded, HexDumpProxy style) or {@code 7} (HTTP decoded, aggregated, rewritten and
+ * re-encoded on both sides). {@code threadModel}, {@code allocator} and {@code maxContentLength} are the proxy's;
+ * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring); the origin runs on
+ * {@code originIoThreads}, the proxy on {@code ioThreads} event loops (per group: individual-group has two).
+ *
+ * <p>Score: requests per second, timed by JMH. With {@code -prof loopbench.bench.EndToEndProfiler}: per request,
+ * CPU-µs and context switches of the client, the proxy and the origin, each from /proc of its own process
+ * (C000-4, C000-5), bytes on each leg (C000-8), corrected latency percentiles.
+ *
+ * <p>What to expect on 2 shared loopback cores: the three processes compete for the same two cores, so req/s
+ * is the pace of the whole box and every added process costs throughput; CPU-µs per request of the proxy is
+ * the steadier comparison. L4 costs little user time (its cost is mostly the kernel's copy through one more
+ * socket pair); L7 adds HTTP decode/encode on both sides; reuse-server-thread avoids the cross-thread hand-off
+ * that individual-group pays twice per request (more context switches). What loopback cannot show: a NIC, its
+ * interrupts and a real network's latency, which on the article's 3 machines made the proxy hop cheap relative
+ * to the link.
+ *
+ * <p>Run alone: {@code java -jar target/benchmarks.jar ProxyEndToEndBenchmark -p layer=direct,4,7
+ * -prof loopbench.bench.EndToEndProfiler}
+ */
+public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
+    /** direct: no proxy; 4: L4 proxy; 7: L7 proxy. */
+    @Param({"direct", "4", "7"})
+    public String layer;
+
+    @Param({"reuse-server-thread"})
+    public String threadModel;
+
+    /** The proxy's and the origin's transport. */
+    @Param({"nio"})
+    public String transport;
+
+    /** The proxy's allocator. */
+    @Param({"adaptive"})
+    public String allocator;
+
+    @Param({"64"})
+    public int connections;
+
+    /** Bytes of every GET response body. */
+    @Param({"1024"})
+    public int bodySize;
+
+    /** The L7 proxy's aggregator limit. */
+    @Param({"8388608"})
+    public int maxContentLength;
+
+    /** The proxy's event loops per group (the seed's default: one per core). */
+    @Param({"2"})
+    public int ioThreads;
+
+    @Param({"1"})
+    public int originIoThreads;
+
+    /** The load generator's transport and event loops (epoll: its timers and I/O cost least). */
+    @Param({"epoll"})
+    public String clientTransport;
+
+    @Param({"1"})
+    public int clientIoThreads;
+
+    @Override
+    protected void start(EndToEndTrial trial) throws Exception {
+        Transport.parse(transport).ensureAvailable();
+        ThreadModel.parse(threadModel);
+        Allocator.parse(allocator);
+        ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of(
+                "--body-size", Integer.toString(bodySize), "--transport", transport,
+                "--io-threads", Integer.toString(originIoThreads)));
+        ServerProcess target = origin;
+        if (!"direct".equals(layer)) {
+            target = trial.startServer(EndToEndMetrics.PROXY, "proxy", List.of(
+                    "--backend", origin.hostPort(), "--layer", layer, "--thread-model", threadModel,
+                    "--transport", transport, "--allocator", allocator, "--io-threads", Integer.toString(ioThreads),
+                    "--max-content-length", Integer.toString(maxContentLength)));
+        }
+        trial.startLoad(loadSpec(target.hostPort()));
+    }
+
+    LoadSpec loadSpec(String hostPort) {
+        return LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
+                .withConnections(connections)
+                .withDuration(Duration.ofHours(1)) // a bound; the trial ends it long before
+                .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
+    }
+
+    /** One completed request (through the proxy, or direct). */
+    @Benchmark
+    public long requests() {
+        return trial.nextCompleted();
+    }
+}
