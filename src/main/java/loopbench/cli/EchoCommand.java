@@ -50,19 +50,14 @@ final class EchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (framework == EchoFramework.MINA) {
-            // Unless told otherwise, Mina runs with its own defaults, as seeds/003 ran it.
-            if (!given("--allocator")) {
-                server.allocator = MinaEchoServer.DEFAULT_ALLOCATOR;
-            }
-            if (!given("--buffers")) {
-                server.buffers = MinaEchoServer.DEFAULT_BUFFERS;
-            }
-        }
         RecvAllocator recv = recvAllocator != null ? recvAllocator : framework.defaultRecvAllocator();
         EchoConfig config = Cli.validated(() -> new EchoConfig(recv, executor,
                 executorThreads == null ? EchoConfig.DEFAULT_EXECUTOR_THREADS : executorThreads));
-        ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        ServerOptions given = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        // Unless told otherwise, Mina runs with its own defaults (a new heap buffer per read), as seeds/003 ran it.
+        ServerOptions options = framework != EchoFramework.MINA ? given : given.withAllocator(
+                given("--allocator") ? given.allocator() : MinaEchoServer.DEFAULT_ALLOCATOR,
+                given("--buffers") ? given.buffers() : MinaEchoServer.DEFAULT_BUFFERS);
         Cli.validated(() -> {
             framework.checkSupported(options, config);
             return options;

@@ -110,7 +110,9 @@ class CliServerProcessTest {
             assertEquals(0, cli.waitForExit(), () -> "exit code after SIG" + signal + ": " + cli);
             assertEquals(List.of(line), cli.stdoutLines(), () -> "stdout must be exactly one line: " + cli);
             assertTrue(cli.stderr().contains("stopped"), cli::toString);
-            assertEquals(kind.equals("echo-mina"), cli.stderr().contains("(Apache Mina)"), cli::toString);
+            assertEquals(kind.equals("echo-mina"), cli.stderr().contains(
+                    "(Apache Mina) on 127.0.0.1:" + port + " (io-processors=2 buffers=direct recv-allocator=halving executor=group/"),
+                    cli::toString);
             Rig.assertPortFree(port);
         }
     }
