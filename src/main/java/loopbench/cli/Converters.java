@@ -1,6 +1,7 @@
 package loopbench.cli;
 
 import loopbench.echo.EchoExecutor;
+import loopbench.echo.EchoFramework;
 import loopbench.knobs.Allocator;
 import loopbench.knobs.BufferType;
 import loopbench.knobs.RecvAllocator;
@@ -28,6 +29,7 @@ final class Converters {
         cmd.registerConverter(Layer.class, of(Layer::parse));
         cmd.registerConverter(WorkStrategy.class, of(WorkStrategy::parse));
         cmd.registerConverter(EchoExecutor.class, of(EchoExecutor::parse));
+        cmd.registerConverter(EchoFramework.class, of(EchoFramework::parse));
         cmd.registerConverter(RecvAllocator.class, of(RecvAllocator::parse));
         cmd.registerConverter(InetSocketAddress.class, of(Converters::hostPort));
     }

@@ -1,6 +1,7 @@
 package loopbench.cli;
 
 import loopbench.server.LoopbackServer;
+import loopbench.server.RunningServer;
 import sun.misc.Signal;
 
 import java.io.PrintStream;
@@ -16,7 +17,7 @@ final class ServerRunner {
     }
 
     /** With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone). */
-    static int serveUntilSignalled(Supplier<LoopbackServer> start, PrintStream out, PrintStream err,
+    static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent) {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
@@ -35,7 +36,7 @@ final class ServerRunner {
             watch.setDaemon(true);
             watch.start();
         }
-        LoopbackServer server = start.get();
+        RunningServer server = start.get();
         try {
             err.println("loopbench: " + server);
             out.println("listening on " + LoopbackServer.hostPort(server.address()));

@@ -16,7 +16,7 @@ import java.net.InetSocketAddress;
  * thread), the chosen transport and allocator, TCP_NODELAY on accepted sockets. The origin, the echo server
  * and the proxy all start through here, from the CLI, the tests and the benchmarks alike.
  */
-public final class LoopbackServer implements AutoCloseable {
+public final class LoopbackServer implements RunningServer {
 
     /** Builds the handler for accepted channels; may start extra pools through the context. */
     @FunctionalInterface
@@ -69,14 +69,12 @@ public final class LoopbackServer implements AutoCloseable {
         }
     }
 
+    @Override
     public InetSocketAddress address() {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    public int port() {
-        return address().getPort();
-    }
-
+    @Override
     public String role() {
         return role;
     }

@@ -57,7 +57,7 @@ class CliServerProcessTest {
 
     static Stream<Arguments> servers() {
         List<Arguments> all = new ArrayList<>();
-        for (String kind : new String[] {"origin", "echo", "proxy-4", "proxy-7"}) {
+        for (String kind : new String[] {"origin", "echo", "echo-mina", "proxy-4", "proxy-7"}) {
             for (Signal signal : Signal.values()) {
                 all.add(Arguments.of(kind, signal));
             }
@@ -71,6 +71,9 @@ class CliServerProcessTest {
                 return new String[] {"origin", "--listen", listen, "--body-size", "777", "--transport", "epoll"};
             case "echo":
                 return new String[] {"echo", "--listen", listen, "--recv-allocator", "fixed:2048", "--executor", "group"};
+            case "echo-mina":
+                return new String[] {"echo", "--server", "mina", "--listen", listen, "--recv-allocator", "halving",
+                        "--executor", "group", "--io-threads", "2", "--buffers", "direct"};
             case "proxy-4":
             case "proxy-7":
                 return new String[] {"proxy", "--listen", listen, "--layer", kind.substring(6), "--backend",
@@ -107,13 +110,16 @@ class CliServerProcessTest {
             assertEquals(0, cli.waitForExit(), () -> "exit code after SIG" + signal + ": " + cli);
             assertEquals(List.of(line), cli.stdoutLines(), () -> "stdout must be exactly one line: " + cli);
             assertTrue(cli.stderr().contains("stopped"), cli::toString);
+            assertEquals(kind.equals("echo-mina"), cli.stderr().contains(
+                    "(Apache Mina) on 127.0.0.1:" + port + " (io-processors=2 buffers=direct recv-allocator=halving executor=group/"),
+                    cli::toString);
             Rig.assertPortFree(port);
         }
     }
 
     private void serve(String kind, int port) throws Exception {
         try (Conn c = RawHttp.open(port)) {
-            if (kind.equals("echo")) {
+            if (kind.startsWith("echo")) {
                 byte[] b = RawHttp.uniqueBody(5, 10_000);
                 var sent = c.sendInBackground(b, null);
                 assertArrayEquals(b, RawHttp.readExactly(c.in(), b.length));

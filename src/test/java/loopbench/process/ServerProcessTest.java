@@ -51,6 +51,39 @@ class ServerProcessTest {
         assertEquals(0, origin.stop(), "stop is idempotent");
     }
 
+    /** The path the end-to-end echo benchmark takes to Mina: {@code echo --server mina ...} in a child JVM. */
+    @Test
+    void startsEchoesAndStopsAMinaEchoServerInItsOwnProcess() throws Exception {
+        ServerProcess echo = ServerProcess.start("echo", List.of("--server", "mina", "--recv-allocator", "fixed:2048",
+                "--executor", "group", "--executor-threads", "1", "--io-threads", "1"), TEST_JVM);
+        int port = echo.address().getPort();
+        try {
+            assertTrue(echo.isAlive());
+            byte[] message = RawHttp.uniqueBody(7, 5 * 1024);
+            try (RawHttp.Conn c = RawHttp.open(port)) {
+                for (int i = 0; i < 3; i++) {
+                    c.send(message);
+                    assertArrayEquals(message, RawHttp.readExactly(c.in(), message.length));
+                }
+            }
+            // Mina's own defaults where nothing was asked: heap buffers; the rest as asked.
+            assertTrue(echo.stderr().contains("echo (Apache Mina)") && echo.stderr().contains(
+                    "io-processors=1 buffers=heap recv-allocator=fixed:2048 executor=group/1"), echo::stderr);
+        } finally {
+            assertEquals(0, echo.stop(), echo::stderr);
+        }
+        assertTrue(echo.stderr().contains("echo stopped"), echo::stderr);
+        Rig.assertPortFree(port);
+    }
+
+    @Test
+    void aMinaEchoServerStopsWhenItsParentGoes() throws Exception {
+        try (CliProcess server = CliProcess.start("echo", "--server", "mina", "--exit-with-parent")) {
+            assertEquals(0, server.waitForExit(), server::toString);
+            assertTrue(server.stderr().contains("echo stopped"), server::stderr);
+        }
+    }
+
     @Test
     void aServerThatCannotStartIsReportedWithItsStderr() {
         IllegalStateException e = assertThrows(IllegalStateException.class,

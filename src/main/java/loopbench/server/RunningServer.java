@@ -1,0 +1,25 @@
+package loopbench.server;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A server that listens until it is closed, whatever it is built on: Netty ({@link LoopbackServer}) or another
+ * framework (the Apache Mina echo server). What the CLI's runner and the tests need of it: what it is, where it
+ * listens, and a {@link #close()} that frees its port and ends every thread it started.
+ */
+public interface RunningServer extends AutoCloseable {
+
+    /** What it serves (origin, echo, proxy): the prefix of its thread names, loopbench-ROLE-... */
+    String role();
+
+    /** The address it listens on (the real port when port 0 was asked). */
+    InetSocketAddress address();
+
+    default int port() {
+        return address().getPort();
+    }
+
+    /** Stops accepting, closes every connection and waits until every thread the server started has exited. */
+    @Override
+    void close();
+}
