@@ -55,6 +55,17 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"none", "group"})
     public String executor;
 
+    /**
+     * The echo server's allocator and buffers: unpooled heap buffers for both frameworks by default, as Netty 3 and
+     * Mina 2.0 used them in 2013, so that the read-buffer predictor is the only difference (Mina accepts only
+     * unpooled).
+     */
+    @Param({"unpooled"})
+    public String allocator;
+
+    @Param({"heap"})
+    public String buffers;
+
     @Param({"32"})
     public int connections;
 
@@ -81,6 +92,7 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
             args.addAll(List.of("--server", server));
         }
         args.addAll(List.of("--recv-allocator", recvAllocator, "--executor", executor,
+                "--allocator", allocator, "--buffers", buffers,
                 "--io-threads", Integer.toString(ioThreads), "--executor-threads", Integer.toString(executorThreads)));
         ServerProcess echo = trial.startServer(EndToEndMetrics.ECHO, "echo", args);
         trial.messageBytes(messageSize);

@@ -156,13 +156,15 @@ class EndToEndBenchmarkTest {
         assertTrue(Double.isNaN(BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.TIMER, 0, 2, 4, 1000)));
     }
 
-    @ParameterizedTest(name = "{0} bytes, executor {1}")
-    @CsvSource({"1024, none", "102400, group"})
-    void echoBenchmarkMessagesAreEchoedByTheEchoServer(int size, String executor) throws Exception {
+    @ParameterizedTest(name = "{0}, {1} bytes, executor {2}")
+    @CsvSource({"netty, 1024, none", "netty, 102400, group", "mina, 5120, none", "mina, 1024, group"})
+    void echoBenchmarkMessagesAreEchoedByTheEchoServer(String server, int size, String executor) throws Exception {
         EchoEndToEndBenchmark b = new EchoEndToEndBenchmark();
-        b.server = "netty";
+        b.server = server;
         b.messageSize = size;
         b.recvAllocator = "halving";
+        b.allocator = "unpooled";
+        b.buffers = "heap";
         b.executor = executor;
         b.connections = 4;
         b.ioThreads = 2;
@@ -176,6 +178,7 @@ class EndToEndBenchmarkTest {
             assertTrue(echo.io().bytesWritten() >= 100L * size, "the echo server wrote the messages back");
             String cmd = String.join(" ", echo.command());
             assertTrue(cmd.contains("--recv-allocator halving") && cmd.contains("--executor " + executor), cmd);
+            assertEquals("mina".equals(server), cmd.contains("--server mina"), cmd);
         } finally {
             b.stopTrial();
         }
