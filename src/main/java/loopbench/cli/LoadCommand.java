@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.load.ConsoleProgress;
 import loopbench.load.Durations;
 import loopbench.load.LoadGenerator;
@@ -86,6 +87,11 @@ final class LoadCommand implements Callable<Integer> {
                 Durations.parse(duration), requests, Durations.parse(warmup), method,
                 bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
                 Durations.parse(timeout)));
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            // A load generator measures others: Netty's default leak detection samples buffers with a stack trace
+            // each, CPU the generator would spend on itself (as the suite's forks and servers, it runs without).
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         PrintStream err = System.err;
         err.printf("loopbench load: %s, %d connections, %s for %s%s%n", spec.target(), spec.connections(),
                 spec.openLoop() ? String.format("open loop at %.0f req/s", spec.rate()) : "closed loop",

@@ -440,7 +440,8 @@ public final class LoadGenerator implements AutoCloseable {
             loops.add(r.threadId > 0 ? ProcStat.schedStat(r.threadId) : null);
         }
         return new LoadSnapshot(atNanos, counters(), corrected.copy(), uncorrected.copy(), scheduleLag.copy(),
-                List.copyOf(perSecond), loops, ProcStat.self(), ProcStat.machine(), connectionsUp.get());
+                List.copyOf(perSecond), loops, ProcStat.self(), ProcStat.cpuSplit(ProcessHandle.current().pid()),
+                ProcStat.machine(), connectionsUp.get());
     }
 
     /** Moves what the loops recorded since the last call into the merged histograms; guarded by this. */

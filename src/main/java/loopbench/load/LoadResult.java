@@ -47,6 +47,8 @@ public final class LoadResult {
     private final List<PerSecond> perSecond;
     private final double cpuMicrosPerRequest;
     private final double contextSwitchesPerRequest;
+    private final double userMicrosPerRequest;
+    private final double systemMicrosPerRequest;
     private final double[] loopCpuShare;
     private final double[] loopBusyShare;
     private final double machineIdle;
@@ -74,6 +76,9 @@ public final class LoadResult {
         ProcStat.Snapshot proc = b.process().minus(a.process());
         this.cpuMicrosPerRequest = requests == 0 ? Double.NaN : proc.cpuNanos() / 1000.0 / requests;
         this.contextSwitchesPerRequest = requests == 0 ? Double.NaN : (double) proc.contextSwitches() / requests;
+        ProcStat.CpuSplit split = b.processSplit().minus(a.processSplit());
+        this.userMicrosPerRequest = requests == 0 ? Double.NaN : split.userNanos() / 1000.0 / requests;
+        this.systemMicrosPerRequest = requests == 0 ? Double.NaN : split.systemNanos() / 1000.0 / requests;
         long wall = b.atNanos() - a.atNanos();
         int loops = b.loops().size();
         loopCpuShare = new double[loops];
@@ -203,6 +208,15 @@ public final class LoadResult {
         return cpuMicrosPerRequest;
     }
 
+    /** User-space and kernel CPU time of the generator's JVM per successful request, µs (10 ms resolution). */
+    public double userMicrosPerRequest() {
+        return userMicrosPerRequest;
+    }
+
+    public double systemMicrosPerRequest() {
+        return systemMicrosPerRequest;
+    }
+
     public double contextSwitchesPerRequest() {
         return contextSwitchesPerRequest;
     }
@@ -299,6 +313,8 @@ public final class LoadResult {
         o.add("warmup", w);
         JsonObject g = new JsonObject();
         addNumber(g, "cpuMicrosPerRequest", round(cpuMicrosPerRequest, 3));
+        addNumber(g, "userMicrosPerRequest", round(userMicrosPerRequest, 3));
+        addNumber(g, "systemMicrosPerRequest", round(systemMicrosPerRequest, 3));
         addNumber(g, "contextSwitchesPerRequest", round(contextSwitchesPerRequest, 4));
         JsonArray loops = new JsonArray();
         for (int i = 0; i < loopBusyShare.length; i++) {
@@ -425,9 +441,10 @@ public final class LoadResult {
                     seconds(warmup.toNanos() / 1e9), warmupRequests,
                     warmupErrors == 0 ? "" : String.format(Locale.ROOT, ", %,d failed", warmupErrors)));
         }
-        s.append(String.format(Locale.ROOT, "Generator:      %s CPU-µs/request, %s context switches/request; busiest "
-                        + "event loop running or ready %s of the time: %s%n",
-                number(cpuMicrosPerRequest, 2), number(contextSwitchesPerRequest, 3), percent(maxLoopBusy()),
+        s.append(String.format(Locale.ROOT, "Generator:      %s CPU-µs/request (user %s, sys %s), %s context "
+                        + "switches/request; busiest event loop running or ready %s of the time: %s%n",
+                number(cpuMicrosPerRequest, 2), number(userMicrosPerRequest, 2), number(systemMicrosPerRequest, 2),
+                number(contextSwitchesPerRequest, 3), percent(maxLoopBusy()),
                 saturated ? "SATURATED" : Double.isNaN(maxLoopBusy()) ? "saturation unknown" : "not saturated"));
         s.append(String.format(Locale.ROOT, "Machine:        %s of the CPUs idle%n", percent(machineIdle)));
         for (String n : notes) {

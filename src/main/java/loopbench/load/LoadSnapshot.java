@@ -15,11 +15,13 @@ import java.util.List;
  * @param counters the summed {@link LoopRecorder} counters
  * @param loops    each event loop's scheduler account (null entries where the kernel does not say)
  * @param process  the generator's JVM: CPU time and context switches
+ * @param processSplit the generator's JVM: user and system CPU time
  * @param machine  the machine's CPU ticks, busy and idle
  */
 public record LoadSnapshot(long atNanos, long[] counters, Histogram corrected, Histogram uncorrected,
                            Histogram scheduleLag, List<PerSecond> perSecond, List<ProcStat.SchedStat> loops,
-                           ProcStat.Snapshot process, ProcStat.MachineCpu machine, int connectionsUp) {
+                           ProcStat.Snapshot process, ProcStat.CpuSplit processSplit, ProcStat.MachineCpu machine,
+                           int connectionsUp) {
 
     /**
      * This snapshot as the start of the measured period: the counters and histograms of measured requests are zero
@@ -36,7 +38,7 @@ public record LoadSnapshot(long atNanos, long[] counters, Histogram corrected, H
             c[LoopRecorder.ERRORS + k.ordinal()] = 0;
         }
         return new LoadSnapshot(atNanos, c, LoopRecorder.newHistogram(), LoopRecorder.newHistogram(),
-                LoopRecorder.newHistogram(), List.of(), loops, process, machine, connectionsUp);
+                LoopRecorder.newHistogram(), List.of(), loops, process, processSplit, machine, connectionsUp);
     }
 
     /** Successful requests of the measured period. */

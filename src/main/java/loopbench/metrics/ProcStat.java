@@ -181,10 +181,32 @@ public final class ProcStat {
         }
     }
 
-    static long cpuNanosFromStat(Path stat) {
+    /**
+     * A process's CPU time split into user and kernel (system) time: utime and stime of /proc/PID/stat, in
+     * nanoseconds (resolution: one clock tick, 10 ms). Over seconds of load, where the CPU of a request goes: the
+     * kernel's network stack, or the process's own code.
+     */
+    public record CpuSplit(long userNanos, long systemNanos) {
+        public CpuSplit minus(CpuSplit earlier) {
+            return new CpuSplit(userNanos - earlier.userNanos, systemNanos - earlier.systemNanos);
+        }
+    }
+
+    public static CpuSplit cpuSplit(long pid) {
+        String[] f = statFields(Paths.get("/proc", Long.toString(pid), "stat"));
+        long tick = 1_000_000_000L / USER_HZ;
+        return new CpuSplit(Long.parseLong(f[11]) * tick, Long.parseLong(f[12]) * tick);
+    }
+
+    /** The fields of /proc/PID/stat after the command name (field 3 onwards, so field N is at index N - 3). */
+    private static String[] statFields(Path stat) {
         String line = read(stat).get(0);
         // The command name (field 2) is in parentheses and may contain spaces: split after its ')'.
-        String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+        return line.substring(line.lastIndexOf(')') + 2).split(" ");
+    }
+
+    static long cpuNanosFromStat(Path stat) {
+        String[] f = statFields(stat);
         long utime = Long.parseLong(f[11]); // field 14
         long stime = Long.parseLong(f[12]); // field 15
         return (utime + stime) * (1_000_000_000L / USER_HZ);
