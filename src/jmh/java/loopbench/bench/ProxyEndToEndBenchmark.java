@@ -27,7 +27,8 @@ import java.util.List;
  * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring); the origin runs on
  * {@code originIoThreads}, the proxy on {@code ioThreads} event loops (per group: individual-group has two).
  *
- * <p>Score: requests per second, timed by JMH. With {@code -prof loopbench.bench.EndToEndProfiler}: per request,
+ * <p>Score: requests per second, timed by JMH (with {@code rate} > 0: the rate achieved, an open loop whose
+ * latency is the answer). With {@code -prof loopbench.bench.EndToEndProfiler}: per request,
  * CPU-µs and context switches of the client, the proxy and the origin, each from /proc of its own process
  * (C000-4, C000-5), bytes on each leg (C000-8), corrected latency percentiles.
  *
@@ -76,6 +77,15 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"1"})
     public int originIoThreads;
 
+    /**
+     * 0: a closed loop (each connection sends its next request when the last one is answered, like wrk: the score
+     * is the most the box can do). Above 0: an open loop at this many requests/s in total, latency measured from
+     * each request's intended start (corrected for coordinated omission, as wrk2 does): latency at a fixed load,
+     * for comparing latency distributions (C002-3) below saturation.
+     */
+    @Param({"0"})
+    public double rate;
+
     /** The load generator's transport and event loops (epoll: its timers and I/O cost least). */
     @Param({"epoll"})
     public String clientTransport;
@@ -102,7 +112,11 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     }
 
     LoadSpec loadSpec(String hostPort) {
+        if (rate < 0) {
+            throw new IllegalArgumentException("rate must be >= 0 (0 = closed loop), was " + rate);
+        }
         return LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
+                .withRate(rate > 0 ? rate : null)
                 .withConnections(connections)
                 .withDuration(Duration.ofHours(1)) // a bound; the trial ends it long before
                 .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
