@@ -1,10 +1,15 @@
 package loopbench.bench;
 
+import loopbench.knobs.Allocator;
+import loopbench.knobs.BufferType;
+import loopbench.knobs.Transport;
+import loopbench.load.LoadSpec;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -32,6 +37,13 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
 public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
+    /** The load generator's transport (epoll: its timers and I/O cost least) and event loops. */
+    @Param({"epoll"})
+    public String clientTransport;
+
+    @Param({"1"})
+    public int clientIoThreads;
+
     protected EndToEndTrial trial;
 
     @Setup(Level.Trial)
@@ -47,6 +59,11 @@ public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
             trial.close(); // no process outlives a setup that failed half-way
             throw e;
         }
+    }
+
+    /** {@code spec} on the load generator's event-loop parameters. */
+    protected LoadSpec onClientLoops(LoadSpec spec) {
+        return spec.withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
     }
 
     /** Starts the servers and the load for this trial's parameters. */

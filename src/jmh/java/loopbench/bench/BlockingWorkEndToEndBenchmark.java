@@ -1,8 +1,5 @@
 package loopbench.bench;
 
-import loopbench.knobs.Allocator;
-import loopbench.knobs.BufferType;
-import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.origin.WorkStrategy;
@@ -58,11 +55,6 @@ public class BlockingWorkEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"4"})
     public int executorThreads;
 
-    @Param({"epoll"})
-    public String clientTransport;
-
-    @Param({"1"})
-    public int clientIoThreads;
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {
@@ -71,12 +63,11 @@ public class BlockingWorkEndToEndBenchmark extends AbstractEndToEndBenchmark {
                 "--work-ms", Integer.toString(workMs), "--work-strategy", strategy,
                 "--io-threads", Integer.toString(ioThreads), "--executor-threads", Integer.toString(executorThreads)));
         trial.predictedBound(predictedBound(s, workMs, ioThreads, executorThreads, connections));
-        trial.startLoad(LoadSpec.closedLoop(Target.parse("http://" + origin.hostPort() + "/"))
+        trial.startLoad(onClientLoops(LoadSpec.closedLoop(Target.parse("http://" + origin.hostPort() + "/"))
                 .withConnections(connections)
                 .withDuration(Duration.ofHours(1)) // a bound; the trial ends it long before
                 // 1,000 connections at 200 req/s wait 5 s per request: no timeout before a minute
-                .withTimeout(Duration.ofSeconds(60))
-                .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads));
+                .withTimeout(Duration.ofSeconds(60))));
     }
 
     /** The throughput bound (req/s) the blocking argument predicts; NaN when nothing blocks ({@code workMs} 0). */

@@ -1,10 +1,7 @@
 package loopbench.bench;
 
 import loopbench.echo.EchoExecutor;
-import loopbench.knobs.Allocator;
-import loopbench.knobs.BufferType;
 import loopbench.knobs.RecvAllocator;
-import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.process.ServerProcess;
@@ -77,11 +74,6 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"2"})
     public int executorThreads;
 
-    @Param({"epoll"})
-    public String clientTransport;
-
-    @Param({"1"})
-    public int clientIoThreads;
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {
@@ -96,11 +88,10 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
                 "--io-threads", Integer.toString(ioThreads), "--executor-threads", Integer.toString(executorThreads)));
         ServerProcess echo = trial.startServer(EndToEndMetrics.ECHO, "echo", args);
         trial.messageBytes(messageSize);
-        trial.startLoad(LoadSpec.closedLoop(Target.parse("tcp://" + echo.hostPort()))
+        trial.startLoad(onClientLoops(LoadSpec.closedLoop(Target.parse("tcp://" + echo.hostPort()))
                 .withMessageSize(messageSize)
                 .withConnections(connections)
-                .withDuration(Duration.ofHours(1)) // a bound; the trial ends it long before
-                .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads));
+                .withDuration(Duration.ofHours(1)))); // a bound; the trial ends it long before
     }
 
     /** One message echoed back whole. */

@@ -1,7 +1,6 @@
 package loopbench.bench;
 
 import loopbench.knobs.Allocator;
-import loopbench.knobs.BufferType;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
@@ -86,12 +85,6 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"0"})
     public double rate;
 
-    /** The load generator's transport and event loops (epoll: its timers and I/O cost least). */
-    @Param({"epoll"})
-    public String clientTransport;
-
-    @Param({"1"})
-    public int clientIoThreads;
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {
@@ -115,11 +108,10 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         if (rate < 0) {
             throw new IllegalArgumentException("rate must be >= 0 (0 = closed loop), was " + rate);
         }
-        return LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
+        return onClientLoops(LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
                 .withRate(rate > 0 ? rate : null)
                 .withConnections(connections)
-                .withDuration(Duration.ofHours(1)) // a bound; the trial ends it long before
-                .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
+                .withDuration(Duration.ofHours(1))); // a bound; the trial ends it long before
     }
 
     /** One completed request (through the proxy, or direct). */

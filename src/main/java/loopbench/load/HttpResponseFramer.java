@@ -38,6 +38,9 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
     private boolean chunked;
     private boolean closeAfter;
     private long remaining;
+    /** The line {@link #nextLine} took: its first byte and the index after its last (CRLF excluded). */
+    private int lineStart;
+    private int lineEnd;
 
     HttpResponseFramer(Connection connection) {
         this.connection = connection;
@@ -62,17 +65,13 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
         while (in.isReadable()) {
             switch (state) {
                 case STATUS_LINE: {
-                    int lf = lineEnd(in);
-                    if (lf < 0) {
+                    if (!nextLine(in)) {
                         return;
                     }
-                    int start = in.readerIndex();
-                    int end = trimCr(in, start, lf);
-                    in.readerIndex(lf + 1);
-                    if (end == start) {
+                    if (lineEnd == lineStart) {
                         continue; // tolerate an empty line before a response (RFC 9112 section 2.2)
                     }
-                    status = parseStatus(in, start, end);
+                    status = parseStatus(in, lineStart, lineEnd);
                     contentLength = -1;
                     chunked = false;
                     closeAfter = false;
@@ -80,17 +79,13 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
                     break;
                 }
                 case HEADERS: {
-                    int lf = lineEnd(in);
-                    if (lf < 0) {
+                    if (!nextLine(in)) {
                         return;
                     }
-                    int start = in.readerIndex();
-                    int end = trimCr(in, start, lf);
-                    in.readerIndex(lf + 1);
-                    if (end == start) {
+                    if (lineEnd == lineStart) {
                         headersDone();
                     } else {
-                        header(in, start, end);
+                        header(in, lineStart, lineEnd);
                     }
                     break;
                 }
@@ -110,12 +105,10 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
                     break;
                 }
                 case CHUNK_SIZE: {
-                    int lf = lineEnd(in);
-                    if (lf < 0) {
+                    if (!nextLine(in)) {
                         return;
                     }
-                    long size = parseChunkSize(in, in.readerIndex(), trimCr(in, in.readerIndex(), lf));
-                    in.readerIndex(lf + 1);
+                    long size = parseChunkSize(in, lineStart, lineEnd);
                     if (size == 0) {
                         state = State.TRAILERS;
                     } else {
@@ -125,26 +118,21 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
                     break;
                 }
                 case CHUNK_END: {
-                    int lf = lineEnd(in);
-                    if (lf < 0) {
+                    if (!nextLine(in)) {
                         return;
                     }
-                    if (trimCr(in, in.readerIndex(), lf) != in.readerIndex()) {
+                    if (lineEnd != lineStart) {
                         throw new ProtocolException("chunk data longer than its size");
                     }
-                    in.readerIndex(lf + 1);
                     state = State.CHUNK_SIZE;
                     break;
                 }
                 case TRAILERS: {
-                    int lf = lineEnd(in);
-                    if (lf < 0) {
+                    if (!nextLine(in)) {
                         return;
                     }
-                    boolean last = trimCr(in, in.readerIndex(), lf) == in.readerIndex();
-                    in.readerIndex(lf + 1);
-                    if (last) {
-                        complete();
+                    if (lineEnd == lineStart) {
+                        complete(); // the empty line after the trailer fields
                     }
                     break;
                 }
@@ -243,16 +231,22 @@ final class HttpResponseFramer extends ByteToMessageDecoder {
         }
     }
 
-    private static int lineEnd(ByteBuf in) {
+    /**
+     * Takes the next whole line: {@link #lineStart} and {@link #lineEnd} bound it without its CRLF (or bare LF), and
+     * the reader index moves past it. False if the line has not all come yet (the decoder keeps the bytes).
+     */
+    private boolean nextLine(ByteBuf in) {
         int lf = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
-        if (lf < 0 && in.readableBytes() > MAX_LINE) {
-            throw new ProtocolException("line longer than " + MAX_LINE + " bytes");
+        if (lf < 0) {
+            if (in.readableBytes() > MAX_LINE) {
+                throw new ProtocolException("line longer than " + MAX_LINE + " bytes");
+            }
+            return false;
         }
-        return lf;
-    }
-
-    private static int trimCr(ByteBuf in, int start, int lf) {
-        return lf > start && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+        lineStart = in.readerIndex();
+        lineEnd = lf > lineStart && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+        in.readerIndex(lf + 1);
+        return true;
     }
 
     /** HTTP/1.x SP 3DIGIT [SP reason] */
