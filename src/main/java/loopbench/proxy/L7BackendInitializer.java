@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.util.ReferenceCountUtil;
 
@@ -24,7 +23,7 @@ final class L7BackendInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
-        ch.pipeline().addLast("http-client-codec", new HttpClientCodec());
+        ch.pipeline().addLast("http-client-codec", HttpCodecs.client());
         ch.pipeline().addLast("http-aggregator", new HttpObjectAggregator(config.maxContentLength()));
         ch.pipeline().addLast("l7-backend", new Handler());
     }
