@@ -32,7 +32,9 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 ReadGate gate = new ReadGate();
                 p.addLast("read-gate", gate);
                 p.addLast("http-server-codec", HttpCodecs.server());
-                p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                if (config.l7Mode() == L7Mode.AGGREGATE) {
+                    p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                }
                 p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate));
                 break;
             default:

@@ -8,9 +8,9 @@ import loopbench.testing.RawHttp.Response;
 import loopbench.testing.RecordingBackend;
 import loopbench.testing.Rig;
 import loopbench.testing.StrictHttp;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * obfuscated Transfer-Encoding, whitespace before a colon, obs-fold, bad chunk sizes, bare LF or CR line ends). The
  * proxy must either refuse it (400, then close the connection) or forward it with exactly one unambiguous framing.
  * The backend records the exact bytes it got, and a strict parser ({@link StrictHttp}) checks them: no ambiguous
- * framing, no {@code /smuggled}, and nothing of a refused request forwarded complete.
+ * framing, no {@code /smuggled}, and nothing of a refused request forwarded complete. In both L7 modes: a streamed
+ * request goes out piece by piece, so a body that turns out malformed half-way must never be completed.
  */
 class L7SmugglingTest {
     /** The request a client tries to hide inside another. */
@@ -135,17 +136,18 @@ class L7SmugglingTest {
     }
 
     static Stream<Arguments> configs() {
-        return cases().stream().map(Arguments::of);
+        return Rig.combinations(L7Mode.values(), cases().toArray());
     }
 
-    private static LoopbackServer proxy(RecordingBackend backend) {
-        return Rig.proxy(Layer.L7, ThreadModel.REUSE_SERVER_THREAD, backend.address());
+    private static LoopbackServer proxy(L7Mode mode, RecordingBackend backend) {
+        return ProxyServer.start(Rig.options(),
+                ProxyConfig.of(Layer.L7, backend.address(), ThreadModel.REUSE_SERVER_THREAD).withL7Mode(mode));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("configs")
-    void ambiguousFramingIsRefusedOrForwardedUnambiguously(Case c) throws Exception {
-        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(backend)) {
+    void ambiguousFramingIsRefusedOrForwardedUnambiguously(L7Mode mode, Case c) throws Exception {
+        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, backend)) {
             try (Conn conn = RawHttp.open(proxy.port())) {
                 conn.send(c.bytes().getBytes(StandardCharsets.ISO_8859_1));
                 Response r = conn.read();
@@ -179,9 +181,10 @@ class L7SmugglingTest {
     }
 
     /** The control case's body arrives byte for byte: the strict checks above do not pass by forwarding nothing. */
-    @Test
-    void wellFormedChunkedBodyArrivesIntact() throws Exception {
-        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(backend);
+    @ParameterizedTest
+    @EnumSource(L7Mode.class)
+    void wellFormedChunkedBodyArrivesIntact(L7Mode mode) throws Exception {
+        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, backend);
              Conn conn = RawHttp.open(proxy.port())) {
             String body = "hello, " + HIDDEN;
             conn.send((HEAD + "Transfer-Encoding: chunked\r\n\r\n7\r\nhello, \r\n" + hex(HIDDEN.length()) + "\r\n"
