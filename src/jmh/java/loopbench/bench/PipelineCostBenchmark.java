@@ -16,6 +16,7 @@ import loopbench.knobs.ThreadModel;
 import loopbench.origin.OriginConfig;
 import loopbench.origin.OriginServer;
 import loopbench.origin.ResponseBody;
+import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.server.ServerResources;
@@ -61,7 +62,8 @@ import java.nio.charset.StandardCharsets;
  * and allocate. All channels use the servers' default allocator (adaptive, direct).
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar PipelineCostBenchmark -prof gc}
- * (e.g. {@code -p bodySize=1024 -p method=GET}).
+ * (e.g. {@code -p bodySize=1024 -p method=GET}; {@code -p layer=7 -p l7Mode=aggregate,stream} for what
+ * aggregation costs against streaming).
  */
 @State(Scope.Thread)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dio.netty.leakDetection.level=disabled",
@@ -82,6 +84,10 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
 
     @Param({"0", "1024", "65536"})
     public int bodySize;
+
+    /** L7 only: {@code aggregate} (the default, as the seeds' proxy) or {@code stream} (-p l7Mode=aggregate,stream). */
+    @Param({"aggregate"})
+    public String l7Mode = "aggregate";
 
     private ServerResources resources;
     EmbeddedProxyPath path;
@@ -125,7 +131,7 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
             path = EmbeddedProxyPath.direct(origin, alloc);
         } else {
             ProxyConfig config = new ProxyConfig(Layer.parse(layer), BACKEND, ThreadModel.REUSE_SERVER_THREAD,
-                    ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH);
+                    ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH, L7Mode.parse(l7Mode));
             path = EmbeddedProxyPath.proxy(config, origin, alloc);
         }
         byte[] requestBytes = requestBytes(method, bodySize);

@@ -1,6 +1,7 @@
 package loopbench.cli;
 
 import loopbench.knobs.ThreadModel;
+import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
@@ -34,9 +35,13 @@ final class ProxyCommand implements Callable<Integer> {
             description = "L7: largest request or response body; a larger request gets 413. Default: ${DEFAULT-VALUE}.")
     int maxContentLength;
 
+    @Option(names = "--l7-mode", paramLabel = "MODE", defaultValue = "aggregate",
+            description = "L7: aggregate (whole messages, HttpObjectAggregator on both sides) or stream (forward each body piece as it is decoded, as Zuul 2 / Spring Cloud Gateway do). Default: ${DEFAULT-VALUE}.")
+    L7Mode l7Mode;
+
     @Override
     public Integer call() {
-        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength));
+        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
                 System.out, System.err, server.exitWithParent);

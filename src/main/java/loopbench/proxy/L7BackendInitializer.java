@@ -4,14 +4,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.util.ReferenceCountUtil;
 
 /**
- * The backend side of the L7 proxy: HttpClientCodec and an aggregator (same limit as the client side),
- * then every complete response, failure or close goes back to the {@link L7FrontendHandler} it serves.
+ * The backend side of the L7 proxy: HttpClientCodec (and, in {@link L7Mode#AGGREGATE}, an aggregator with the
+ * client side's limit), then every response (whole or in pieces), failure or close goes back to the
+ * {@link L7FrontendHandler} it serves.
  */
 final class L7BackendInitializer extends ChannelInitializer<Channel> {
     private final ProxyConfig config;
@@ -24,19 +22,19 @@ final class L7BackendInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
-        ch.pipeline().addLast("http-client-codec", new HttpClientCodec());
-        ch.pipeline().addLast("http-aggregator", new HttpObjectAggregator(config.maxContentLength()));
-        ch.pipeline().addLast("l7-backend", new Handler());
+        ch.pipeline().addLast("http-client-codec", HttpCodecs.client());
+        if (config.l7Mode() == L7Mode.AGGREGATE) {
+            ch.pipeline().addLast("http-aggregator", new HttpObjectAggregator(config.maxContentLength()));
+            ch.pipeline().addLast("l7-backend", new Handler());
+        } else {
+            ch.pipeline().addLast("l7-backend", new StreamingHandler());
+        }
     }
 
-    private final class Handler extends ChannelInboundHandlerAdapter {
+    private class Handler extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof FullHttpResponse) {
-                frontend.backendResponded(ctx.channel(), (FullHttpResponse) msg);
-            } else {
-                ReferenceCountUtil.release(msg);
-            }
+            frontend.backendRead(ctx.channel(), msg);
         }
 
         @Override
@@ -48,6 +46,20 @@ final class L7BackendInitializer extends ChannelInitializer<Channel> {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             frontend.backendFailed(ctx.channel(), cause);
             ctx.close();
+        }
+
+        /** A large request (or a streamed body) filled the write buffer, or it drained: read the client on or not. */
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            frontend.backendWritabilityChanged(ctx.channel());
+        }
+    }
+
+    /** Stream mode: also flush the response pieces relayed, once per read batch. */
+    private final class StreamingHandler extends Handler {
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            frontend.backendReadComplete(ctx.channel());
         }
     }
 }

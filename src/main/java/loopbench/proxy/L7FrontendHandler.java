@@ -2,6 +2,7 @@ package loopbench.proxy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -11,57 +12,100 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The client side of the L7 proxy. Requests arrive aggregated ({@link FullHttpRequest}); they are handled
- * one at a time, in order, over one keep-alive backend connection per client connection. The client channel
- * reads on its own (AUTO_READ) while requests come one at a time, so the common case costs no epoll_ctl per
- * request; once a pipelined request arrives while another is in progress, AUTO_READ goes off and the
- * {@link ReadGate} also holds back the reads the decoder and aggregator ask for, until the queue has
- * drained. Memory per connection stays bounded by what one read brings plus one aggregated request
- * (at most the content limit) and one response.
+ * The client side of the L7 proxy, in both {@linkplain L7Mode modes}. A request is a head ({@link HttpRequest})
+ * followed by body pieces up to a {@link LastHttpContent}; with the aggregator ({@link L7Mode#AGGREGATE}) both
+ * come as one {@code FullHttpRequest}, and responses as one {@code FullHttpResponse}, so the same code serves
+ * both modes. Requests are handled one at a time, in order (an exchange ends when the request has been read
+ * whole and its response written), over one keep-alive backend connection.
+ *
+ * <p>Reading the client: AUTO_READ stays on while nothing waits, so the common case costs no epoll_ctl per
+ * request. It goes off, and the {@link ReadGate} also holds back the reads the decoder asks for, while a
+ * pipelined request waits for the exchange in progress, while a body waits for the backend connection, and
+ * while the backend channel is not writable (a streamed body goes no faster than the backend takes it). In
+ * stream mode, the backend is read only while the client channel is writable. Memory per connection is
+ * bounded by one read, the write buffers' high water marks and, when aggregating, one message of at most
+ * --max-content-length.
+ *
+ * <p>Writes to the backend are flushed once per client read batch ({@code channelReadComplete}), and streamed
+ * response pieces once per backend read batch; a whole response is flushed when written.
  *
  * <p>All state is touched only on the client channel's event loop; what happens on the backend channel
  * (which, depending on the thread model, may run on another thread) is handed over with
  * {@link EventLoop#execute}. That hand-over is exactly the cost the thread models differ by.
  *
- * <p>Errors: backend refused, died or sent garbage: 502. Malformed request: 400 (414/431 for a too long
- * line or header), then close. Body over the limit: 413, then close. A client that half-closes after its
- * requests gets every response, then the connection closes.
+ * <p>Errors: backend refused, died or sent garbage before the response started: 502 (afterwards the client
+ * connection closes: the response cannot be completed). Malformed request (including a bad body piece): 400,
+ * 414 or 431, then close. Body over --max-content-length: 413, then close (a response body over it: 502). A
+ * streamed request that fails half-way is never completed towards the backend: that connection is closed. A
+ * client that half-closes after its requests gets every response, then the connection closes.
  */
 public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ProxyConfig config;
     private final BackendConnector connector;
     private final ReadGate gate;
+    private final boolean streaming;
+    /** Requests (or their pieces) read and not handled yet, in order. */
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
+    /** One listener for every response's last write: none allocated per request. */
+    private final ChannelFutureListener responseWritten = this::responseWritten;
 
     private ChannelHandlerContext ctx;
     /** The keep-alive backend connection, or null until the next request opens one. */
     private Channel backend;
-    /** A request waiting for {@link #backend} to finish connecting; owned (to release) by this handler. */
-    private FullHttpRequest unsent;
-    /** A request is being handled: from taking it off the queue until its response is written. */
-    private boolean busy;
-    /** The current request went to the backend and its response has not come back yet. */
+    /** A request head waiting for {@link #backend} to finish connecting; owned (to release) by this handler. */
+    private HttpRequest unsent;
+    private boolean draining;
+
+    // The exchange in progress: from taking a request head until its body is read and its response written.
+    private boolean inExchange;
+    /** Its last body piece has been taken (forwarded or dropped). */
+    private boolean requestDone;
+    /** Its response has been written whole. */
+    private boolean responseDone;
+    /** Some of its response (or an error answer) has gone to the client: a later failure can only close. */
+    private boolean responseStarted;
+    /** Its head went to the backend and the response has not been read whole. */
     private boolean awaitingResponse;
+    /** The rest of its body goes nowhere: it was answered already, or the backend is gone. */
+    private boolean discardBody;
+    private boolean headRequest;
+    /** The backend sent a 1xx (not asked for: Expect is answered here): skip it up to its end. */
+    private boolean skippingInterim;
+    private long requestBodyBytes;
+    private long responseBodyBytes;
+    private boolean backendClosesAfterResponse;
+
     private HttpVersion clientVersion = HttpVersion.HTTP_1_1;
     private boolean clientKeepAlive;
     private boolean closed;
-    /** AUTO_READ is on except while pipelined requests wait: no epoll_ctl churn per request. */
+    /** AUTO_READ is on except while something waits: no epoll_ctl churn per request. */
     private boolean readingPaused;
+    /** Stream mode: the backend is not read while the client channel is not writable. */
+    private boolean backendReadPaused;
+    private boolean backendFlushPending;
+    private boolean clientFlushPending;
     /** The client shut its side down (half-close): answer what it sent, then close. */
     private boolean inputShutdown;
 
@@ -69,6 +113,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         this.config = config;
         this.connector = connector;
         this.gate = gate;
+        this.streaming = config.l7Mode() == L7Mode.STREAM;
     }
 
     @Override
@@ -78,117 +123,365 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (closed || !(msg instanceof FullHttpRequest || msg instanceof OversizedRequest)) {
+        if (closed || !(msg instanceof HttpObject || msg instanceof OversizedRequest)) {
             ReferenceCountUtil.release(msg);
             return;
         }
         pending.add(msg);
-        if (busy) {
-            pauseReading(); // pipelined: read no more until the queue has drained
-        }
-        handleNext();
+        drain();
     }
 
-    /** Takes the next queued request, or, with none left, opens the gate and reads the client again. */
-    private void handleNext() {
-        if (busy || closed) {
-            return;
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushBackend(); // once per read batch, not per request or piece
+        ctx.fireChannelReadComplete();
+    }
+
+    /** Handles what can be handled now, in order; then decides whether to read the client on. */
+    private void drain() {
+        if (draining) {
+            return; // called back from inside the loop below, which goes on with the new state
         }
-        Object next = pending.poll();
-        if (next == null) {
-            if (inputShutdown) {
-                ctx.close(); // every request the client sent before its FIN has been answered
-            } else {
-                resumeReading();
+        draining = true;
+        try {
+            while (!closed) {
+                Object next = pending.peek();
+                if (next == null) {
+                    break;
+                }
+                if (!inExchange) {
+                    pending.poll();
+                    startExchange(next);
+                } else if (!requestDone && unsent == null) {
+                    pending.poll();
+                    requestBody((HttpContent) next);
+                } else {
+                    break; // the next request waits for this exchange; a body waits for the backend connection
+                }
             }
+        } finally {
+            draining = false;
+        }
+        if (closed) {
             return;
         }
-        busy = true;
-        if (next instanceof OversizedRequest) {
-            clientKeepAlive = false;
-            respondWithError(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+        if (!inExchange && pending.isEmpty() && inputShutdown) {
+            ctx.close(); // every request the client sent before its FIN has been answered
+            return;
+        }
+        updateReading();
+    }
+
+    private void startExchange(Object next) {
+        if (!(next instanceof HttpRequest) && next != OversizedRequest.INSTANCE) {
+            ReferenceCountUtil.release(next); // what is left of a request already answered
+            return;
+        }
+        inExchange = true;
+        requestDone = next == OversizedRequest.INSTANCE || next instanceof LastHttpContent;
+        responseDone = false;
+        responseStarted = false;
+        awaitingResponse = false;
+        discardBody = false;
+        skippingInterim = false;
+        requestBodyBytes = 0;
+        responseBodyBytes = 0;
+        backendClosesAfterResponse = false;
+        if (next == OversizedRequest.INSTANCE) {
+            refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                     "request body exceeds " + config.maxContentLength() + " bytes");
             return;
         }
-        FullHttpRequest request = (FullHttpRequest) next;
+        HttpRequest request = (HttpRequest) next;
         if (request.decoderResult().isFailure()) {
             Throwable cause = request.decoderResult().cause();
-            request.release();
-            clientKeepAlive = false; // the decoder discards everything after a bad request
-            respondWithError(statusForMalformed(cause), "malformed request: " + cause.getMessage());
+            ReferenceCountUtil.release(request);
+            // the decoder discards everything after a bad request: close after answering
+            refuse(statusForMalformed(cause), "malformed request: " + cause.getMessage());
             return;
         }
         clientVersion = request.protocolVersion();
         clientKeepAlive = HttpUtil.isKeepAlive(request);
+        headRequest = HttpMethod.HEAD.equals(request.method());
+        if (request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING) && !plainChunked(request)) {
+            // The decoder made sure chunked is the final coding; any other coding (gzip, chunked) would reach the
+            // backend undeclared once Transfer-Encoding, a hop-by-hop header, is rewritten.
+            ReferenceCountUtil.release(request);
+            refuse(HttpResponseStatus.BAD_REQUEST, "unsupported transfer coding "
+                    + request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING));
+            return;
+        }
+        if (streaming) {
+            if (HttpUtil.getContentLength(request, -1L) > config.maxContentLength()) {
+                ReferenceCountUtil.release(request);
+                refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "request body exceeds " + config.maxContentLength() + " bytes");
+                return;
+            }
+            if (HttpUtil.is100ContinueExpected(request)) {
+                // Answered here, as the aggregator does; ProxyHeaders drops Expect towards the backend.
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                        Unpooled.EMPTY_BUFFER), ctx.voidPromise());
+            }
+        }
         ProxyHeaders.forBackend(request, config.backendHostHeader(), ctx.channel().remoteAddress());
         if (backend != null && backend.isActive()) {
-            sendToBackend(request);
+            forwardHead(request);
         } else {
             connectThenSend(request);
         }
     }
 
-    private void connectThenSend(FullHttpRequest request) {
+    /** Aggregated requests have no Transfer-Encoding left; streamed ones may say exactly chunked. */
+    private boolean plainChunked(HttpRequest request) {
+        if (!streaming) {
+            return false;
+        }
+        List<String> codings = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        return codings.size() == 1 && HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(codings.get(0).trim());
+    }
+
+    private void forwardHead(HttpRequest request) {
+        awaitingResponse = true;
+        writeToBackend(request);
+    }
+
+    private void writeToBackend(Object msg) {
+        // A failed write fires exceptionCaught in the backend pipeline (void promise): backendFailed, no listener.
+        backend.write(msg, backend.voidPromise());
+        backendFlushPending = true;
+    }
+
+    private void flushBackend() {
+        if (backendFlushPending) {
+            backendFlushPending = false;
+            if (backend != null) {
+                backend.flush();
+            }
+        }
+    }
+
+    private void connectThenSend(HttpRequest request) {
         unsent = request;
         ChannelFuture connect = connector.connect(ctx.channel(), new L7BackendInitializer(config, this), true);
-        Channel ch = connect.channel();
-        backend = ch;
+        backend = connect.channel();
+        backendReadPaused = false;
         connect.addListener((ChannelFutureListener) f -> onClientLoop(() -> backendConnected(f), null));
     }
 
     private void backendConnected(ChannelFuture f) {
-        FullHttpRequest request = unsent;
+        HttpRequest request = unsent;
         if (request == null) {
             return; // the client went away meanwhile; channelInactive released the request
         }
         unsent = null;
         if (f.isSuccess() && f.channel() == backend && backend.isActive()) {
-            sendToBackend(request);
+            forwardHead(request);
+            drain(); // body pieces that waited for the connection
+            flushBackend();
             return;
         }
-        request.release();
+        ReferenceCountUtil.release(request);
         if (f.channel() == backend) {
             dropBackend();
         }
         String why = f.isSuccess() ? "closed right after connecting" : String.valueOf(f.cause().getMessage());
         respondWithError(HttpResponseStatus.BAD_GATEWAY,
                 "cannot connect to backend " + config.backendHostHeader() + ": " + why);
+        drain();
+        flushBackend();
     }
 
-    private void sendToBackend(FullHttpRequest request) {
-        awaitingResponse = true;
-        Channel ch = backend;
-        ch.writeAndFlush(request).addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess()) {
-                backendFailed(ch, f.cause());
-            }
-        });
-    }
-
-    /** From the backend channel: a complete response. */
-    void backendResponded(Channel from, FullHttpResponse response) {
-        onClientLoop(() -> {
-            if (from != backend || !awaitingResponse || closed) {
-                response.release();
-                if (from == backend && !closed) {
-                    dropBackend(); // a response nobody asked for: the connection is out of step
-                }
+    /** A piece of the current request's body (stream mode; an aggregated request has none left). */
+    private void requestBody(HttpContent content) {
+        boolean last = content instanceof LastHttpContent;
+        if (content.decoderResult().isFailure()) {
+            Throwable cause = content.decoderResult().cause();
+            content.release();
+            requestDone = true;
+            // The backend may have part of this request: that connection must never see it completed.
+            abandonBackend();
+            refuse(statusForMalformed(cause), "malformed request body: " + cause.getMessage());
+            return;
+        }
+        if (last) {
+            requestDone = true;
+        }
+        if (discardBody || backend == null) {
+            content.release();
+        } else {
+            requestBodyBytes += content.content().readableBytes();
+            if (requestBodyBytes > config.maxContentLength()) {
+                content.release();
+                requestDone = true;
+                abandonBackend();
+                refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "request body exceeds " + config.maxContentLength() + " bytes");
                 return;
             }
+            writeToBackend(content);
+        }
+        if (last) {
+            maybeFinishExchange();
+        }
+    }
+
+    /** From the backend channel: a response, whole (aggregate mode) or a piece of it (stream mode). */
+    void backendRead(Channel from, Object msg) {
+        if (ctx.executor().inEventLoop()) {
+            onBackendRead(from, msg); // reuse-server-thread: no task, no lambda
+        } else {
+            onClientLoop(() -> onBackendRead(from, msg), msg);
+        }
+    }
+
+    private void onBackendRead(Channel from, Object msg) {
+        if (from != backend || !awaitingResponse || closed) {
+            ReferenceCountUtil.release(msg);
+            if (from == backend && !closed) {
+                dropBackend(); // a response nobody asked for: the connection is out of step
+            }
+            return;
+        }
+        if (msg instanceof HttpResponse) {
+            responseHead((HttpResponse) msg);
+        } else if (msg instanceof HttpContent) {
+            responseBody((HttpContent) msg);
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void responseHead(HttpResponse response) {
+        if (response.decoderResult().isFailure()) {
+            String why = String.valueOf(response.decoderResult().cause().getMessage());
+            ReferenceCountUtil.release(response);
             awaitingResponse = false;
-            if (response.decoderResult().isFailure()) {
-                String why = String.valueOf(response.decoderResult().cause().getMessage());
-                response.release();
+            dropBackend();
+            respondWithError(HttpResponseStatus.BAD_GATEWAY, "malformed response from backend: " + why);
+            return;
+        }
+        if (streaming && response.status().codeClass() == HttpStatusClass.INFORMATIONAL
+                && response.status().code() != HttpResponseStatus.SWITCHING_PROTOCOLS.code()) {
+            ReferenceCountUtil.release(response); // an unasked-for 100 Continue and the like
+            skippingInterim = true;
+            return;
+        }
+        if (!HttpUtil.isKeepAlive(response)) {
+            backendClosesAfterResponse = true;
+        }
+        boolean whole = response instanceof LastHttpContent;
+        if (streaming && !whole) {
+            long length = HttpUtil.getContentLength(response, -1L);
+            if (length > config.maxContentLength()) {
+                ReferenceCountUtil.release(response);
+                awaitingResponse = false;
                 dropBackend();
-                respondWithError(HttpResponseStatus.BAD_GATEWAY, "malformed response from backend: " + why);
+                respondWithError(HttpResponseStatus.BAD_GATEWAY, "response body exceeds "
+                        + config.maxContentLength() + " bytes");
                 return;
-            }
-            if (!HttpUtil.isKeepAlive(response)) {
-                dropBackend();
             }
             ProxyHeaders.forClient(response, clientVersion, clientKeepAlive);
-            writeResponse(response);
-        }, response);
+            if (length < 0 && mayHaveBody(response)) {
+                // Chunked, or ended by the backend's close: chunked to an HTTP/1.1 client; an HTTP/1.0 client
+                // reads it until the close.
+                if (clientVersion.isKeepAliveDefault()) {
+                    HttpUtil.setTransferEncodingChunked(response, true);
+                } else {
+                    clientKeepAlive = false;
+                    ProxyHeaders.setConnection(response, clientVersion, false);
+                }
+            }
+        } else {
+            ProxyHeaders.forClient(response, clientVersion, clientKeepAlive);
+        }
+        responseStarted = true;
+        if (whole) {
+            finishResponse(response);
+        } else {
+            ctx.write(response, ctx.voidPromise());
+            clientFlushPending = true;
+        }
+    }
+
+    private boolean mayHaveBody(HttpResponse response) {
+        int code = response.status().code();
+        return !headRequest && code >= 200 && code != 204 && code != 304;
+    }
+
+    private void responseBody(HttpContent content) {
+        boolean last = content instanceof LastHttpContent;
+        if (skippingInterim) {
+            content.release();
+            skippingInterim = !last;
+            return;
+        }
+        if (content.decoderResult().isFailure()) {
+            content.release();
+            awaitingResponse = false;
+            dropBackend();
+            ctx.close(); // the response started and cannot be completed
+            return;
+        }
+        responseBodyBytes += content.content().readableBytes();
+        if (responseBodyBytes > config.maxContentLength()) {
+            content.release();
+            awaitingResponse = false;
+            dropBackend();
+            ctx.close();
+            return;
+        }
+        if (last) {
+            finishResponse(content);
+        } else {
+            ctx.write(content, ctx.voidPromise());
+            clientFlushPending = true;
+            if (!ctx.channel().isWritable()) {
+                pauseBackendReading(); // the client takes no more for now: stop reading the backend
+            }
+        }
+    }
+
+    private void finishResponse(Object last) {
+        awaitingResponse = false;
+        if (backendClosesAfterResponse) {
+            dropBackend();
+        }
+        clientFlushPending = false;
+        ctx.writeAndFlush(last).addListener(responseWritten);
+    }
+
+    /** From the backend channel (stream mode): the end of a read batch. */
+    void backendReadComplete(Channel from) {
+        if (ctx.executor().inEventLoop()) {
+            flushClient();
+        } else {
+            onClientLoop(this::flushClient, null);
+        }
+    }
+
+    private void flushClient() {
+        if (clientFlushPending && !closed) {
+            clientFlushPending = false;
+            ctx.flush();
+        }
+    }
+
+    /** From the backend channel: its writability changed (a streamed body may go on, or must wait). */
+    void backendWritabilityChanged(Channel from) {
+        onClientLoop(() -> {
+            if (from == backend && !closed) {
+                updateReading();
+            }
+        }, null);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            resumeBackendReading();
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     /** From the backend channel: it failed or closed ({@code cause} is null for a plain close). */
@@ -198,11 +491,20 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             dropBackend();
+            if (!closed && !awaitingResponse) {
+                updateReading(); // reading may have been held for this backend's writability
+            }
             if (awaitingResponse && !closed) {
                 awaitingResponse = false;
-                respondWithError(HttpResponseStatus.BAD_GATEWAY, cause == null
-                        ? "backend closed the connection before responding"
-                        : "backend failed: " + cause);
+                if (responseStarted) {
+                    ctx.close(); // the response was cut off
+                } else {
+                    respondWithError(HttpResponseStatus.BAD_GATEWAY, cause == null
+                            ? "backend closed the connection before responding"
+                            : "backend failed: " + cause);
+                    drain();
+                    flushBackend();
+                }
             }
         }, null);
     }
@@ -210,31 +512,76 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private void dropBackend() {
         Channel ch = backend;
         backend = null;
+        backendReadPaused = false;
+        backendFlushPending = false;
         if (ch != null) {
             ch.close();
         }
     }
 
+    /** The current request will not be completed towards the backend: close that connection, drop the rest. */
+    private void abandonBackend() {
+        awaitingResponse = false;
+        dropBackend();
+    }
+
+    /** Answers the current request with an error, then closes the connection (its stream is not trusted). */
+    private void refuse(HttpResponseStatus status, String message) {
+        clientKeepAlive = false;
+        if (responseStarted) {
+            ctx.close();
+            return;
+        }
+        respondWithError(status, message);
+    }
+
     private void respondWithError(HttpResponseStatus status, String message) {
+        responseStarted = true;
+        if (!requestDone) {
+            discardBody = true; // answered: whatever else of this request arrives goes nowhere
+        }
         ByteBuf body = ByteBufUtil.writeUtf8(ctx.alloc(), status + ": " + message + "\n");
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
         ProxyHeaders.setConnection(response, clientVersion, clientKeepAlive);
-        writeResponse(response);
+        clientFlushPending = false;
+        ctx.writeAndFlush(response).addListener(responseWritten);
     }
 
-    private void writeResponse(FullHttpResponse response) {
-        boolean keepAlive = clientKeepAlive;
-        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess() || !keepAlive) {
-                f.channel().close();
-                return;
-            }
-            busy = false;
-            handleNext();
-        });
+    private void responseWritten(ChannelFuture f) {
+        if (!f.isSuccess() || !clientKeepAlive) {
+            f.channel().close();
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        responseDone = true;
+        maybeFinishExchange();
+    }
+
+    private void maybeFinishExchange() {
+        if (inExchange && requestDone && responseDone) {
+            inExchange = false;
+            drain();
+            flushBackend(); // a pipelined request taken here has no client read batch to be flushed with
+        }
+    }
+
+    /** Reads the client on while nothing waits and the backend takes what is sent; else pauses. */
+    private void updateReading() {
+        if (inputShutdown) {
+            return; // nothing more to read; asking epoll to read a shut-down input fails (ENOENT) and closes
+        }
+        Channel b = backend;
+        // A closed backend is not writable either, but it holds nothing back: its close is handled on its own.
+        if (pending.isEmpty() && (b == null || b.isWritable() || !b.isActive())) {
+            resumeReading();
+        } else {
+            pauseReading();
+        }
     }
 
     private void pauseReading() {
@@ -250,6 +597,22 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             readingPaused = false;
             gate.open(true);
             ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    private void pauseBackendReading() {
+        if (!backendReadPaused && backend != null) {
+            backendReadPaused = true;
+            backend.config().setAutoRead(false);
+        }
+    }
+
+    private void resumeBackendReading() {
+        if (backendReadPaused) {
+            backendReadPaused = false;
+            if (backend != null) {
+                backend.config().setAutoRead(true);
+            }
         }
     }
 
@@ -275,7 +638,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
         }
         if (unsent != null) {
-            unsent.release();
+            ReferenceCountUtil.release(unsent);
             unsent = null;
         }
         dropBackend();
@@ -290,7 +653,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShutdown = true;
-            handleNext(); // closes at once if nothing is queued or in progress
+            drain(); // closes at once if nothing is queued or in progress
+            flushBackend();
         }
         ctx.fireUserEventTriggered(evt);
     }

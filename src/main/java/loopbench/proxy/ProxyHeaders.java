@@ -1,10 +1,10 @@
 package loopbench.proxy;
 
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpVersion;
 
@@ -24,12 +24,18 @@ final class ProxyHeaders {
     }
 
     /**
-     * Makes a client's aggregated request ready for the backend: HTTP/1.1 and keep-alive towards the backend,
-     * Host set to the backend, the client's address appended to X-Forwarded-For.
+     * Makes a client's request ready for the backend: HTTP/1.1 and keep-alive towards the backend, Host set to the
+     * backend, the client's address appended to X-Forwarded-For. Its framing stays what it was: an aggregated request
+     * has a Content-Length; a streamed one keeps its Content-Length, or {@code Transfer-Encoding: chunked} (the
+     * decoder lets no other coding through, see {@link HttpCodecs}), which the encoder then re-chunks.
      */
-    static void forBackend(FullHttpRequest request, String backendHost, SocketAddress client) {
+    static void forBackend(HttpRequest request, String backendHost, SocketAddress client) {
         HttpHeaders h = request.headers();
+        boolean chunked = h.contains(HttpHeaderNames.TRANSFER_ENCODING);
         removeHopByHop(h);
+        if (chunked) {
+            h.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        }
         h.remove(HttpHeaderNames.EXPECT); // the aggregator already answered any 100-continue
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
         h.set(HttpHeaderNames.HOST, backendHost);
@@ -38,7 +44,10 @@ final class ProxyHeaders {
         h.set("x-forwarded-for", prior == null || prior.isEmpty() ? clientIp : prior + ", " + clientIp);
     }
 
-    /** Makes a backend's aggregated response ready for the client, whose keep-alive wish decides Connection. */
+    /**
+     * Makes a backend's response ready for the client, whose keep-alive wish decides Connection. Transfer-Encoding
+     * goes (hop-by-hop); a streamed response without a Content-Length gets its framing back from the caller.
+     */
     static void forClient(HttpResponse response, HttpVersion clientVersion, boolean clientKeepAlive) {
         removeHopByHop(response.headers());
         response.setProtocolVersion(HttpVersion.HTTP_1_1);

@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpServerCodec;
 
 /**
  * The pipeline of every client connection of the proxy, at either layer. Used as is by the proxy server,
@@ -32,8 +31,10 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                 ReadGate gate = new ReadGate();
                 p.addLast("read-gate", gate);
-                p.addLast("http-server-codec", new HttpServerCodec());
-                p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                p.addLast("http-server-codec", HttpCodecs.server());
+                if (config.l7Mode() == L7Mode.AGGREGATE) {
+                    p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                }
                 p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate));
                 break;
             default:

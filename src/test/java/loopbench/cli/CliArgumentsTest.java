@@ -53,7 +53,8 @@ class CliArgumentsTest {
                 Arguments.of("echo", new String[] {"--listen", "--transport", "--recv-allocator", "fixed:BYTES", "halving",
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
                 Arguments.of("proxy", new String[] {"--listen", "--backend", "--layer", "--thread-model", "individual-group",
-                        "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator"}));
+                        "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
+                        "stream"}));
     }
 
     @ParameterizedTest(name = "{0} --help")
@@ -94,6 +95,8 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--thread-model", "y"},
                         new String[] {"'y'", "individual-group, reuse-server-group, reuse-server-thread"}),
                 Arguments.of(new String[] {"proxy", "--layer", "5", "--backend", backend}, new String[] {"'5'", "4, 7"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--l7-mode", "buffer"},
+                        new String[] {"'buffer'", "aggregate, stream"}),
                 Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:abc"},
                         new String[] {"'fixed:abc'", "'abc' is not a number", RecvAllocator.VALID}),
                 Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:0"}, new String[] {"'fixed:0'", RecvAllocator.VALID}),

@@ -12,7 +12,9 @@ import loopbench.testing.Rig;
 import loopbench.testing.Stall;
 import loopbench.testing.TestBackend;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -22,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,6 +49,10 @@ class BackpressureTest {
     /** The echo path has twice the sockets (client, proxy both sides, echo server; there and back; seen: 21 MiB). */
     static final int ECHO_TOTAL = 96 * 1024 * 1024;
     static final long ECHO_BOUND = 48L * 1024 * 1024;
+
+    static Stream<Arguments> modesAndModels() {
+        return Rig.combinations(L7Mode.values(), ThreadModel.values());
+    }
 
     private static void report(String what, long stalledAt) {
         System.err.println("backpressure " + what + ": sender stalled after " + stalledAt + " bytes");
@@ -129,9 +136,9 @@ class BackpressureTest {
      * L7, a client that pipelines many GETs for 1 MiB bodies and reads nothing: the proxy forwards a request only
      * when the previous response has gone out, so the backend serves a bounded number of them.
      */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, ThreadModel model) throws Exception {
         int requests = 64;
         int size = 1024 * 1024;
         AtomicLong served = new AtomicLong();
@@ -147,7 +154,8 @@ class BackpressureTest {
                      out.flush();
                  }
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L7, model, backend.address());
+             LoopbackServer proxy = ProxyServer.start(Rig.options(),
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -155,7 +163,7 @@ class BackpressureTest {
             }
             c.send(all.toByteArray()); // a few KiB: the kernel takes it all at once
             long stalledAt = Stall.await(served::get, null);
-            report("L7 slow client " + model + " (responses of 1 MiB)", stalledAt * size);
+            report("L7 " + mode + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
             assertTrue(stalledAt < requests, "the backend served every request although the client read nothing");
             assertTrue(stalledAt * size <= BOUND, "the backend served " + stalledAt + " responses of 1 MiB while the client read nothing");
             for (int i = 0; i < requests; i++) {
@@ -172,9 +180,9 @@ class BackpressureTest {
      * L7, a client pipelining POSTs of 1 MiB to a backend that does not read yet: the proxy stops reading the client
      * while a request is in progress, so the client's writes stall; once the backend serves, every body is echoed.
      */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l7BackendThatDoesNotReadStallsTheClient(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void l7BackendThatDoesNotReadStallsTheClient(L7Mode mode, ThreadModel model) throws Exception {
         int size = 1024 * 1024;
         int requests = TOTAL / size;
         CountDownLatch startReading = new CountDownLatch(1);
@@ -189,7 +197,8 @@ class BackpressureTest {
                      out.flush();
                  }
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L7, model, backend.address());
+             LoopbackServer proxy = ProxyServer.start(Rig.options(),
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -198,7 +207,7 @@ class BackpressureTest {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(all.toByteArray(), written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L7 slow backend " + model, stalledAt);
+            report("L7 " + mode + " slow backend " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + requests + " requests although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();

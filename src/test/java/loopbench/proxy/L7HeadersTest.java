@@ -13,13 +13,15 @@ import loopbench.testing.TestBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,8 +70,12 @@ class L7HeadersTest {
         backend.assertNoErrors();
     }
 
-    private LoopbackServer proxy(ThreadModel model) {
-        return Rig.proxy(Layer.L7, model, backend.address());
+    private LoopbackServer proxy(L7Mode mode, ThreadModel model) {
+        return ProxyServer.start(Rig.options(), ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+    }
+
+    static Stream<Arguments> modesAndModels() {
+        return Rig.combinations(L7Mode.values(), ThreadModel.values());
     }
 
     private static void assertOk(Response r, String expectedBody) {
@@ -78,10 +84,10 @@ class L7HeadersTest {
         assertEquals("yes", r.header("X-Backend"));
     }
 
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void setsHostAndAppendsXForwardedFor(ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(model); Conn c = RawHttp.open(proxy.port())) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void setsHostAndAppendsXForwardedFor(L7Mode mode, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, model); Conn c = RawHttp.open(proxy.port())) {
             assertOk(c.exchange(RawHttp.get("/a")), "GET /a 0");
             assertOk(c.exchange(RawHttp.request("POST", "/b", new byte[3], "X-Forwarded-For: 10.1.2.3")), "POST /b 3");
             assertOk(c.exchange(RawHttp.request("GET", "/c", null, "X-Forwarded-For: 10.1.2.3, 10.4.5.6",
@@ -104,10 +110,10 @@ class L7HeadersTest {
         assertEquals("to-end", c.header("X-End"));
     }
 
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void keepsBothSidesAlive(ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void keepsBothSidesAlive(L7Mode mode, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
             for (int i = 0; i < 5; i++) {
                 assertOk(a.exchange(RawHttp.get("/a" + i)), "GET /a" + i + " 0");
                 assertOk(b.exchange(RawHttp.post("/b" + i, new byte[i])), "POST /b" + i + " " + i);
@@ -132,12 +138,12 @@ class L7HeadersTest {
     }
 
     /** A client that sends its requests and then shuts its output down still gets every response, then EOF. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void clientHalfCloseStillGetsItsResponses(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void clientHalfCloseStillGetsItsResponses(L7Mode mode, ThreadModel model) throws Exception {
         for (Transport transport : Transport.values()) {
             try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
-                    ProxyConfig.of(Layer.L7, backend.address(), model)); Conn c = RawHttp.open(proxy.port())) {
+                    ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode)); Conn c = RawHttp.open(proxy.port())) {
                 c.send(RawHttp.concat(RawHttp.get("/h1"), RawHttp.post("/h2", new byte[300])));
                 c.shutdownOutput();
                 assertOk(c.read(), "GET /h1 0");
@@ -147,10 +153,10 @@ class L7HeadersTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void clientConnectionCloseClosesOnlyTheClientSide(ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(model)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void clientConnectionCloseClosesOnlyTheClientSide(L7Mode mode, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, model)) {
             try (Conn c = RawHttp.open(proxy.port())) {
                 Response r = c.exchange(RawHttp.request("GET", "/bye", null, "Connection: close"));
                 assertOk(r, "GET /bye 0");
@@ -177,10 +183,10 @@ class L7HeadersTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void backendClosingAfterAResponseIsReconnectedTransparently(ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(model); Conn c = RawHttp.open(proxy.port())) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void backendClosingAfterAResponseIsReconnectedTransparently(L7Mode mode, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, model); Conn c = RawHttp.open(proxy.port())) {
             Response r = c.exchange(RawHttp.get("/backend-closes"));
             assertOk(r, "GET /backend-closes 0");
             assertFalse(r.headers().hasToken("Connection", "close"), "the client connection stays open");
@@ -191,11 +197,12 @@ class L7HeadersTest {
         assertEquals(2, backend.accepted(), "a new backend connection after the backend closed the first");
     }
 
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void headRequestGetsNoBodyButTheLength(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void headRequestGetsNoBodyButTheLength(L7Mode mode, ThreadModel model) throws Exception {
         try (LoopbackServer origin = Rig.origin(4096);
-             LoopbackServer proxy = Rig.proxy(Layer.L7, model, origin.address());
+             LoopbackServer proxy = ProxyServer.start(Rig.options(),
+                     ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode));
              Conn c = RawHttp.open(proxy.port())) {
             c.send(RawHttp.concat(RawHttp.head("/"), RawHttp.get("/")));
             Response head = c.readToHead();
@@ -208,11 +215,12 @@ class L7HeadersTest {
 
     /**
      * Whatever framing the backend uses (chunked, or the end of the body marked by closing the connection), the client
-     * gets one aggregated response with Content-Length; a response over --max-content-length is a 502.
+     * gets one aggregated response with Content-Length (aggregate mode) or a chunked one (stream mode), on a connection
+     * that stays open; a response over --max-content-length is a 502.
      */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void backendResponseFramingIsNormalisedAndOversizedIs502(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndModels")
+    void backendResponseFramingIsNormalisedAndOversizedIs502(L7Mode mode, ThreadModel model) throws Exception {
         byte[] body = RawHttp.uniqueBody(11, 60_000); // under the 64 KiB limit below
         try (TestBackend framing = TestBackend.start((socket, index) -> {
                  OutputStream out = socket.getOutputStream();
@@ -248,13 +256,18 @@ class L7HeadersTest {
                  }
              });
              LoopbackServer proxy = loopbench.proxy.ProxyServer.start(Rig.options(),
-                     new ProxyConfig(Layer.L7, framing.address(), model, 64 * 1024));
+                     new ProxyConfig(Layer.L7, framing.address(), model, 64 * 1024, mode));
              Conn c = RawHttp.open(proxy.port())) {
             for (String path : new String[] {"/chunked", "/until-close", "/chunked"}) {
                 Response r = c.exchange(RawHttp.get(path));
                 assertEquals(200, r.status(), r::toString);
-                assertEquals(String.valueOf(body.length), r.header("Content-Length"), r::toString);
-                assertNull(r.header("Transfer-Encoding"), r::toString);
+                if (mode == L7Mode.AGGREGATE) {
+                    assertEquals(String.valueOf(body.length), r.header("Content-Length"), r::toString);
+                    assertNull(r.header("Transfer-Encoding"), r::toString);
+                } else { // streamed: no length known up front, so chunked to this HTTP/1.1 client
+                    assertNull(r.header("Content-Length"), r::toString);
+                    assertEquals("chunked", r.header("Transfer-Encoding"), r::toString);
+                }
                 assertFalse(r.headers().hasToken("Connection", "close"), "the client side stays open: " + r);
                 assertArrayEquals(body, r.body(), path);
             }

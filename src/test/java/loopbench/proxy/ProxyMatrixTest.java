@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * config's proxy is started once and sees request and response bodies of 0 B, 1 B, 64 KiB and 1 MiB one after another
  * on a keep-alive connection, the same mixed with GET and HEAD in one pipelined write, and 128 connections open at
  * once, each with its own body. The backend is one origin (POST echoes the body, GET answers ResponseBody.bytes).
- * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers.
+ * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers. L7 in stream mode
+ * runs the same checks for every thread model and transport.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProxyMatrixTest {
@@ -78,6 +79,23 @@ class ProxyMatrixTest {
     void bytesArriveIntact(Layer layer, ThreadModel model, Transport transport, Allocator allocator) throws Exception {
         try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, allocator),
                 ProxyConfig.of(layer, origin.address(), model))) {
+            sequential(proxy.port());
+            pipelined(proxy.port());
+            concurrent(proxy.port());
+        }
+        Rig.assertNoThreads("proxy");
+    }
+
+    /** Stream mode (L7 without aggregators): every thread model x transport, one allocator. */
+    static Stream<Arguments> streamConfigs() {
+        return Rig.combinations(ThreadModel.values(), Transport.values());
+    }
+
+    @ParameterizedTest(name = "L7 stream {0} {1}")
+    @MethodSource("streamConfigs")
+    void bytesArriveIntactWhenStreaming(ThreadModel model, Transport transport) throws Exception {
+        try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(L7Mode.STREAM))) {
             sequential(proxy.port());
             pipelined(proxy.port());
             concurrent(proxy.port());
