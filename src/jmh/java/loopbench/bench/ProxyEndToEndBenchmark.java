@@ -22,7 +22,8 @@ import java.util.List;
  * each, like wrk), the proxy ({@code loopbench proxy}, its own JVM) and the origin ({@code loopbench origin}, its
  * own JVM, GET answers of {@code bodySize} bytes). {@code layer}: {@code direct} (the generator straight to the
  * origin), {@code 4} (bytes forwarded, HexDumpProxy style) or {@code 7} (HTTP decoded, aggregated, rewritten and
- * re-encoded on both sides). {@code threadModel}, {@code allocator} and {@code maxContentLength} are the proxy's;
+ * re-encoded on both sides). {@code threadModel}, {@code allocator}, {@code maxContentLength} and {@code l7Mode}
+ * (aggregate or stream) are the proxy's;
  * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring); the origin runs on
  * {@code originIoThreads}, the proxy on {@code ioThreads} event loops (per group: individual-group has two).
  *
@@ -69,6 +70,10 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"8388608"})
     public int maxContentLength;
 
+    /** L7 only: aggregate each message before forwarding it (the article's design), or stream its pieces. */
+    @Param({"aggregate"})
+    public String l7Mode;
+
     /** The proxy's event loops per group (the seed's default: one per core). */
     @Param({"2"})
     public int ioThreads;
@@ -99,7 +104,7 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
             target = trial.startServer(EndToEndMetrics.PROXY, "proxy", List.of(
                     "--backend", origin.hostPort(), "--layer", layer, "--thread-model", threadModel,
                     "--transport", transport, "--allocator", allocator, "--io-threads", Integer.toString(ioThreads),
-                    "--max-content-length", Integer.toString(maxContentLength)));
+                    "--max-content-length", Integer.toString(maxContentLength), "--l7-mode", l7Mode));
         }
         trial.startLoad(loadSpec(target.hostPort()));
     }

@@ -79,6 +79,7 @@ class EndToEndBenchmarkTest {
         b.connections = 8;
         b.bodySize = 1000;
         b.maxContentLength = 8388608;
+        b.l7Mode = rate > 0 ? "stream" : "aggregate";
         b.ioThreads = 2;
         b.originIoThreads = 1;
         b.clientTransport = "epoll";
@@ -94,7 +95,8 @@ class EndToEndBenchmarkTest {
             if (proxy != null) {
                 String cmd = String.join(" ", proxy.command());
                 assertTrue(cmd.contains("--layer " + layer) && cmd.contains("--thread-model " + threadModel)
-                        && cmd.contains("--transport " + transport) && cmd.contains("--allocator pooled"), cmd);
+                        && cmd.contains("--transport " + transport) && cmd.contains("--allocator pooled")
+                        && cmd.contains("--l7-mode " + b.l7Mode), cmd);
                 assertTrue(proxy.stderr().contains("transport=" + transport), proxy.stderr());
                 assertTrue(proxy.io().bytesRead() >= 500L * 1000, "the responses went through the proxy");
             }
@@ -201,6 +203,7 @@ class EndToEndBenchmarkTest {
         b.connections = 2;
         b.bodySize = 10;
         b.maxContentLength = -1; // the origin starts, then the proxy refuses this value (exit 2)
+        b.l7Mode = "aggregate";
         b.ioThreads = 1;
         b.originIoThreads = 1;
         b.clientTransport = "nio";
