@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -171,6 +172,20 @@ class OffloadBenchmarkTest {
             }
         } finally {
             b.tearDown();
+        }
+    }
+
+    /**
+     * A run of the whole jar with no selection must work on JDK 17 too: the default parameter list has only
+     * strategies every supported JDK runs; virtual-thread is asked for explicitly (profiles: behind [jdk>=21]).
+     */
+    @Test
+    void theDefaultStrategiesRunOnEveryJdk() throws Exception {
+        String[] defaults = OffloadBenchmark.class.getField("strategy").getAnnotation(org.openjdk.jmh.annotations.Param.class).value();
+        assertTrue(defaults.length >= 3, java.util.Arrays.toString(defaults));
+        for (String s : defaults) {
+            assertNotEquals(loopbench.origin.WorkStrategy.VIRTUAL_THREAD, loopbench.origin.WorkStrategy.parse(s),
+                    "virtual-thread needs JDK 21+: not a default");
         }
     }
 
