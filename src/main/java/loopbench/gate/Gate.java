@@ -56,6 +56,9 @@ public final class Gate {
     private final PrintStream out;
     private final Map<Integer, List<Double>> lineSeconds = new HashMap<>();
     private final List<Double> allSeconds = new ArrayList<>();
+    /** Lines left out because one side's jar has no benchmark they select, with why. */
+    private final List<String> dropped = new ArrayList<>();
+    private final java.util.Set<Integer> droppedLines = new java.util.HashSet<>();
     private long started;
 
     /**
@@ -107,10 +110,14 @@ public final class Gate {
                 order.add(i);
             }
             Collections.shuffle(order, random);
-            Map<String, List<JmhResult>> roundBaseline = new LinkedHashMap<>();
-            Map<String, List<JmhResult>> roundCandidate = new LinkedHashMap<>();
+            Map<Integer, List<JmhResult>> roundBaseline = new HashMap<>();
+            Map<Integer, List<JmhResult>> roundCandidate = new HashMap<>();
             for (int index : order) {
                 ProfileLine line = lines.get(index);
+                if (droppedLines.contains(index)) {
+                    done += 2;
+                    continue;
+                }
                 List<Side> sides = random.nextBoolean() ? List.of(settings.baseline(), settings.candidate())
                         : List.of(settings.candidate(), settings.baseline());
                 for (Side side : sides) {
@@ -130,23 +137,44 @@ public final class Gate {
                     allSeconds.add(seconds);
                     done++;
                     List<JmhResult> results = exit == 0 ? readResults(json) : List.of();
+                    if (round == 1 && exit != 0 && matchesNothing(log)) {
+                        // A benchmark new in the candidate (or gone from it) has nothing to be compared with.
+                        String why = String.format(Locale.ROOT, "line %d matches no benchmark in the %s jar (%s), left "
+                                + "out on both sides: %s", line.number(), side.role(), side.jar(), line.text());
+                        progress.println("[gate] " + why);
+                        dropped.add(why);
+                        droppedLines.add(index);
+                        roundBaseline.remove(index);
+                        roundCandidate.remove(index);
+                        done += sides.indexOf(side) == 0 ? 1 : 0;
+                        break;
+                    }
                     if (exit != 0 || results.isEmpty()) {
                         fail(side, line, round, command, log, exit, json);
                         writeReports(rows, round - 1, "FAILED");
                         return FAILED;
                     }
-                    Map<String, List<JmhResult>> target = side == settings.baseline() ? roundBaseline : roundCandidate;
-                    results.forEach(r -> target.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+                    (side == settings.baseline() ? roundBaseline : roundCandidate).put(index, results);
                 }
             }
-            roundBaseline.forEach((k, v) -> baseline.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
-            roundCandidate.forEach((k, v) -> candidate.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+            if (droppedLines.size() == lines.size()) {
+                progress.println("loopbench gate: FAILED: no line of " + settings.profile() + " selects a benchmark "
+                        + "both jars have");
+                writeReports(rows, 0, "FAILED");
+                return FAILED;
+            }
+            for (int index : order) {
+                if (!droppedLines.contains(index)) {
+                    roundBaseline.get(index).forEach(r -> baseline.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+                    roundCandidate.get(index).forEach(r -> candidate.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+                }
+            }
             rows = judge(baseline, candidate);
             writeReports(rows, round, round == settings.rounds() ? verdict(rows) : "RUNNING");
         }
         String verdict = verdict(rows);
         out.println();
-        out.print(GateReport.markdown(settings, rows, settings.rounds(), verdict, elapsedSeconds()));
+        out.print(GateReport.markdown(settings, rows, settings.rounds(), verdict, elapsedSeconds(), dropped));
         out.println();
         out.println("loopbench gate: " + verdict + " (summary: " + settings.summary() + ", JSON: " + settings.json()
                 + ")");
@@ -165,8 +193,13 @@ public final class Gate {
 
     private void writeReports(List<Comparison.Row> rows, int roundsDone, String verdict) throws IOException {
         double elapsed = elapsedSeconds();
-        replace(settings.summary(), GateReport.markdown(settings, rows, roundsDone, verdict, elapsed));
-        replace(settings.json(), GateReport.json(settings, rows, roundsDone, verdict, elapsed).toString());
+        replace(settings.summary(), GateReport.markdown(settings, rows, roundsDone, verdict, elapsed, dropped));
+        replace(settings.json(), GateReport.json(settings, rows, roundsDone, verdict, elapsed, dropped).toString());
+    }
+
+    /** JMH's answer to a selection that matches nothing in the jar. */
+    private static boolean matchesNothing(Path log) throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8).contains("No matching benchmarks");
     }
 
     private List<JmhResult> readResults(Path json) {

@@ -15,7 +15,8 @@ final class GateReport {
     private GateReport() {
     }
 
-    static String markdown(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds) {
+    static String markdown(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds,
+                           List<String> dropped) {
         StringBuilder sb = new StringBuilder();
         long regressions = Comparison.count(rows, Comparison.Status.REGRESSION);
         sb.append("## loopbench gate: ").append(verdict)
@@ -27,6 +28,7 @@ final class GateReport {
                         + "line per round, randomized interleaved order (seed %d), %s%n", s.profile(), s.lines().size(),
                 roundsDone, s.rounds(), s.seed(), Gate.duration(seconds)));
         s.skipped().forEach(k -> sb.append("- skipped: ").append(k).append('\n'));
+        dropped.forEach(k -> sb.append("- left out: ").append(k).append('\n'));
         sb.append("- every fork's JSON and log: ").append(s.out().resolve("forks")).append("\n\n");
         if (rows.isEmpty()) {
             sb.append("No complete round yet.\n");
@@ -37,7 +39,8 @@ final class GateReport {
         return sb.toString();
     }
 
-    static String json(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds) {
+    static String json(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds,
+                       List<String> dropped) {
         JsonObject o = new JsonObject();
         o.addProperty("verdict", verdict);
         o.addProperty("regressions", Comparison.count(rows, Comparison.Status.REGRESSION));
@@ -51,6 +54,7 @@ final class GateReport {
         o.add("lines", lines);
         JsonArray skipped = new JsonArray();
         s.skipped().forEach(skipped::add);
+        dropped.forEach(skipped::add);
         o.add("skipped", skipped);
         o.addProperty("rounds", s.rounds());
         o.addProperty("roundsDone", roundsDone);

@@ -35,6 +35,8 @@ class GateTest {
         double candidateScore = 1.0;
         double candidateBytes = 1.0;
         String failingSide;
+        /** A line the baseline jar has no benchmark for (new in the candidate). */
+        String newInCandidate;
         int failOnLine = -1;
         double drift = 1;
 
@@ -45,6 +47,10 @@ class GateTest {
             String line = command.get(command.indexOf("-jar") + 2); // the benchmark selection
             if (failingSide != null && candidate == "candidate".equals(failingSide) && line.equals("Line" + failOnLine)) {
                 Files.writeString(log, "# Run progress\njava.lang.IllegalStateException: boom in " + line + "\n");
+                return 1;
+            }
+            if (!candidate && line.equals(newInCandidate)) {
+                Files.writeString(log, "No matching benchmarks. Miss-spelled regexp?\n");
                 return 1;
             }
             Path rff = Paths.get(command.get(command.indexOf("-rff") + 1));
@@ -158,6 +164,19 @@ class GateTest {
         Run b = gate(settings(dir, 4, null), runner);
         assertEquals(Gate.FAILED, b.exit());
         assertTrue(b.progress().contains("the baseline side failed to run profile line 2"), b.progress());
+    }
+
+    @Test
+    void aLineOnlyTheCandidateHasIsLeftOutNotFailed(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.newInCandidate = "Line4";
+        Run r = gate(settings(dir, 3, null), runner);
+        assertEquals(Gate.PASS, r.exit(), r::toString);
+        assertTrue(r.progress().contains("line 4 matches no benchmark in the baseline jar"), r.progress());
+        String summary = Files.readString(dir.resolve("out/summary.md"));
+        assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run") && !summary.contains("Line4.run"), summary);
+        long line4Forks = runner.commands.stream().filter(c -> c.contains("Line4")).count();
+        assertTrue(line4Forks <= 2, "tried in round 1 only: " + line4Forks);
     }
 
     @Test
