@@ -10,12 +10,15 @@ import io.netty.channel.local.LocalIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import loopbench.origin.WorkStrategy;
+import org.openjdk.jmh.annotations.Param;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -181,10 +184,10 @@ class OffloadBenchmarkTest {
      */
     @Test
     void theDefaultStrategiesRunOnEveryJdk() throws Exception {
-        String[] defaults = OffloadBenchmark.class.getField("strategy").getAnnotation(org.openjdk.jmh.annotations.Param.class).value();
-        assertTrue(defaults.length >= 3, java.util.Arrays.toString(defaults));
+        String[] defaults = OffloadBenchmark.class.getField("strategy").getAnnotation(Param.class).value();
+        assertTrue(defaults.length >= 3, Arrays.toString(defaults));
         for (String s : defaults) {
-            assertNotEquals(loopbench.origin.WorkStrategy.VIRTUAL_THREAD, loopbench.origin.WorkStrategy.parse(s),
+            assertNotEquals(WorkStrategy.VIRTUAL_THREAD, WorkStrategy.parse(s),
                     "virtual-thread needs JDK 21+: not a default");
         }
     }
