@@ -74,6 +74,10 @@ final class CompareCommand implements Callable<Integer> {
                     + "or use 'loopbench gate'.");
             return 2;
         }
+        if (Comparison.family(rows) == 0) {
+            System.out.println("compare: NO VERDICT: no benchmark is in both files (see the table)");
+            return 2;
+        }
         System.out.println("compare: PASS");
         return 0;
     }

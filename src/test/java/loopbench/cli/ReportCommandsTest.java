@@ -56,6 +56,15 @@ class ReportCommandsTest {
     }
 
     @Test
+    void filesWithNoBenchmarkInCommonGiveNoVerdict(@TempDir Path dir) throws Exception {
+        Path other = Files.writeString(dir.resolve("other.json"), JmhJson.array(
+                JmhJson.result("BarBenchmark.run", "avgt", "", new double[] {1, 2}, null)));
+        CliArgumentsTest.Result r = CliArgumentsTest.run("compare", forks(dir, "base", 1, 1).toString(), other.toString());
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("ONLY_IN_BASELINE") && r.out().contains("no benchmark is in both files"), r::toString);
+    }
+
+    @Test
     void oneForkPerSideCannotSupportAVerdict() throws Exception {
         CliArgumentsTest.Result r = CliArgumentsTest.run("compare", example().toString(), example().toString());
         assertEquals(2, r.exitCode(), r::toString);
