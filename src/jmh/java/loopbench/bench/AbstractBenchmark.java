@@ -30,12 +30,20 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public abstract class AbstractBenchmark {
 
+    /** "true": the fork fails unless Netty uses Unsafe; "false": unless it does not; unset: no check. */
+    static final String REQUIRE_UNSAFE = "loopbench.requireUnsafe";
+
     static {
-        // The suite runner sets this, so that "Unsafe on" in its results is checked, not assumed.
-        if (Boolean.getBoolean("loopbench.requireUnsafe") && !PlatformDependent.hasUnsafe()) {
+        // The suite runner and the gate set this, so that "Unsafe on" (or off) in their results is checked, not assumed.
+        String required = System.getProperty(REQUIRE_UNSAFE);
+        if ("true".equals(required) && !PlatformDependent.hasUnsafe()) {
             throw new IllegalStateException("Netty's sun.misc.Unsafe path is off in this fork ("
                     + PlatformDependent.getUnsafeUnavailabilityCause() + "); on JDK 23+ run the fork with "
                     + "--sun-misc-unsafe-memory-access=allow and -Dio.netty.noUnsafe=false");
+        }
+        if ("false".equals(required) && PlatformDependent.hasUnsafe()) {
+            throw new IllegalStateException("Netty's sun.misc.Unsafe path is on in this fork, but -D" + REQUIRE_UNSAFE
+                    + "=false asks for it off; add -Dio.netty.tryUnsafe=false");
         }
     }
 }

@@ -2,6 +2,7 @@ package loopbench.suite;
 
 import loopbench.process.JvmFlags;
 import loopbench.report.EndToEndMetrics;
+import loopbench.profile.ProfileLine;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -67,7 +68,7 @@ public final class Suite implements Callable<Integer> {
         List<Options> runs = new ArrayList<>();
         List<String> titles = new ArrayList<>();
         for (ProfileLine line : lines) {
-            if (line.minJdk() > feature) {
+            if (!line.runsOn(feature)) {
                 log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(), line.text());
                 continue;
             }

@@ -1,137 +1,342 @@
 package loopbench.report;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import loopbench.stats.LogRatio;
+import loopbench.stats.Verdicts;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Compares two JMH JSON results benchmark by benchmark (same method, same parameters) for a CI gate.
- * A result is a regression only when it is worse than the baseline by more than the threshold AND the two
- * 99.9% confidence intervals do not overlap: on a noisy machine, a bigger change inside the noise is not
- * evidence. The metric is the primary score, or a secondary result such as {@code gc.alloc.rate.norm}
- * (bytes allocated per operation, which barely moves between runs and so makes the steadiest gate).
+ * Compares a baseline with a candidate benchmark by benchmark (same method, mode and parameters) and metric, from
+ * per-fork values: the fork-level statistics shared by {@code loopbench gate} (interleaved rounds: one baseline
+ * and one candidate fork per round, paired) and {@code loopbench compare} (two JMH JSON files: unpaired).
+ *
+ * <p>A fork is the unit: iterations within one JVM share its JIT decisions, memory layout and the machine's mood
+ * of the moment, so only the spread between forks says how much a second run could differ. Each fork's value is
+ * its mean over its measurement iterations ({@link JmhResult.Metric#forkMeans}); the change is the
+ * candidate/baseline ratio of their geometric means, with a 95% t interval on the log scale ({@link LogRatio}),
+ * and the verdicts of all rows are made together with Holm's correction ({@link Verdicts}). Direction comes
+ * from the JMH mode ({@link JmhResult#higherIsBetter}). Fewer than 2 forks on a side: no verdict.
+ *
+ * <p>Bytes per operation ({@value #ALLOC}) below {@value #ALLOC_FLOOR_BYTES} B are counted as
+ * {@value #ALLOC_FLOOR_BYTES} B: allocation-free code shows fractions of a byte of JMH's own accounting noise,
+ * whose ratios mean nothing, while a jump from ~0 to real allocation still shows as a large ratio.
  */
 public final class Comparison {
-
-    /** How one benchmark moved. */
-    public enum Verdict { REGRESSION, IMPROVEMENT, WITHIN_NOISE, ONLY_IN_BASELINE, ONLY_IN_CURRENT }
-
-    /** One benchmark's comparison. */
-    public record Row(String key, String unit, double baseline, double current, double changePercent,
-                      Verdict verdict) {
-    }
+    /** JMH's bytes allocated per operation ({@code -prof gc}): steady, so it can be held to a tight threshold. */
+    public static final String ALLOC = "gc.alloc.rate.norm";
+    public static final double ALLOC_FLOOR_BYTES = 1.0;
+    /** The metrics judged when none are named: the primary score and bytes per operation (where measured). */
+    public static final List<String> DEFAULT_METRICS = List.of(JmhResult.PRIMARY, ALLOC);
+    /**
+     * Default thresholds, percent (see README, "Gating in CI", for how they were chosen from measured
+     * fork-to-fork variation): the score moves by a few percent between forks on a shared machine; bytes per
+     * operation by hundredths of a percent.
+     */
+    public static final String DEFAULT_THRESHOLD = "3";
+    public static final String DEFAULT_ALLOC_THRESHOLD = "0.5";
 
     private Comparison() {
     }
 
+    public enum Status { REGRESSION, IMPROVEMENT, PASS, NO_VERDICT, ONLY_IN_BASELINE, ONLY_IN_CANDIDATE }
+
     /**
-     * @param metric           "primary" or the name of a secondary result (e.g. gc.alloc.rate.norm)
-     * @param thresholdPercent how much worse than the baseline a result may be before it can count
+     * How much worse a metric may get before it can count, in percent: the primary score (and any other metric
+     * named) and bytes per operation.
      */
-    public static List<Row> compare(JsonArray baseline, JsonArray current, String metric, double thresholdPercent) {
-        Map<String, JsonObject> base = index(baseline);
-        Map<String, JsonObject> cur = index(current);
-        List<Row> rows = new ArrayList<>();
-        for (Map.Entry<String, JsonObject> e : base.entrySet()) {
-            JsonObject b = e.getValue();
-            JsonObject c = cur.get(e.getKey());
-            JsonObject bm = metric(b, metric);
-            if (bm == null) {
-                continue;
-            }
-            JsonObject cm = c == null ? null : metric(c, metric);
-            if (cm == null) {
-                rows.add(new Row(e.getKey(), unit(bm), score(bm), Double.NaN, Double.NaN, Verdict.ONLY_IN_BASELINE));
-                continue;
-            }
-            rows.add(row(e.getKey(), bm, cm, higherIsBetter(b, metric), thresholdPercent));
+    public record Thresholds(double primaryPercent, double allocPercent) {
+        public Thresholds {
+            check("--threshold", primaryPercent);
+            check("--alloc-threshold", allocPercent);
         }
-        for (Map.Entry<String, JsonObject> e : cur.entrySet()) {
-            JsonObject cm = metric(e.getValue(), metric);
-            if (!base.containsKey(e.getKey()) && cm != null) {
-                rows.add(new Row(e.getKey(), unit(cm), Double.NaN, score(cm), Double.NaN, Verdict.ONLY_IN_CURRENT));
+
+        private static void check(String name, double percent) {
+            if (!(percent >= 0 && percent < 100)) {
+                throw new IllegalArgumentException(name + " must be a percentage in [0, 100), was " + percent);
             }
+        }
+
+        public double of(String metric) {
+            return ALLOC.equals(metric) ? allocPercent : primaryPercent;
+        }
+    }
+
+    /**
+     * One benchmark's metric on both sides: one value per fork, in run order (paired: index i of each side ran in
+     * round i). An empty side means the benchmark is missing there.
+     */
+    public record Entry(String key, String metric, String unit, boolean higherIsBetter, double[] baseline,
+                        double[] candidate) {
+    }
+
+    /** One row of the comparison; {@code judgement} is null unless the entry could be judged. */
+    public record Row(Entry entry, Status status, Verdicts.Judgement judgement, String note) {
+        public double baselineMean() {
+            return geometricMean(entry.baseline());
+        }
+
+        public double candidateMean() {
+            return geometricMean(entry.candidate());
+        }
+    }
+
+    /**
+     * The entries of the given metrics for every benchmark in either side's results. Each side's results may hold
+     * several results per key (the gate's forks, one per round), whose fork means are concatenated in order.
+     */
+    public static List<Entry> entries(Map<String, List<JmhResult>> baseline, Map<String, List<JmhResult>> candidate,
+                                      List<String> metrics) {
+        Set<String> keys = new LinkedHashSet<>(baseline.keySet());
+        keys.addAll(candidate.keySet());
+        List<Entry> entries = new ArrayList<>();
+        for (String key : keys) {
+            List<JmhResult> b = baseline.getOrDefault(key, List.of());
+            List<JmhResult> c = candidate.getOrDefault(key, List.of());
+            JmhResult any = b.isEmpty() ? c.get(0) : b.get(0);
+            for (String metric : metrics) {
+                JmhResult.Metric m = firstWith(b, metric);
+                if (m == null) {
+                    m = firstWith(c, metric);
+                }
+                if (m == null) {
+                    continue; // not measured for this benchmark (e.g. no -prof gc): nothing to compare
+                }
+                entries.add(new Entry(key, metric, m.unit(), any.higherIsBetter(metric), values(b, metric),
+                        values(c, metric)));
+            }
+        }
+        return entries;
+    }
+
+    /** {@link #DEFAULT_METRICS} that any of the results has: bytes per operation only where -prof gc ran. */
+    public static List<String> defaultMetrics(List<JmhResult> results) {
+        return DEFAULT_METRICS.stream().filter(m -> results.stream().anyMatch(r -> r.metric(m) != null)).toList();
+    }
+
+    /**
+     * {@code loopbench compare}: two JMH JSON files, each fork an independent sample (Welch t). Metrics asked for
+     * that no benchmark has are an error naming the ones there are.
+     */
+    public static List<Row> compareFiles(List<JmhResult> baseline, List<JmhResult> candidate, List<String> metrics,
+                                         Thresholds thresholds) {
+        for (String metric : metrics) {
+            boolean present = baseline.stream().anyMatch(r -> r.metric(metric) != null);
+            if (!present) {
+                Set<String> names = new LinkedHashSet<>();
+                names.add(JmhResult.PRIMARY);
+                baseline.forEach(r -> names.addAll(r.secondaryNames()));
+                throw new IllegalArgumentException("no benchmark in the baseline has the metric '" + metric
+                        + "'; valid: " + String.join(", ", names));
+            }
+        }
+        return judge(entries(byKey(baseline), byKey(candidate), metrics), false, thresholds);
+    }
+
+    /** Groups results by {@link JmhResult#key()}, keeping their order. */
+    public static Map<String, List<JmhResult>> byKey(List<JmhResult> results) {
+        Map<String, List<JmhResult>> m = new LinkedHashMap<>();
+        results.forEach(r -> m.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+        return m;
+    }
+
+    private static JmhResult.Metric firstWith(List<JmhResult> results, String metric) {
+        return results.stream().map(r -> r.metric(metric)).filter(m -> m != null).findFirst().orElse(null);
+    }
+
+    private static double[] values(List<JmhResult> results, String metric) {
+        List<Double> v = new ArrayList<>();
+        for (JmhResult r : results) {
+            JmhResult.Metric m = r.metric(metric);
+            if (m == null) {
+                continue;
+            }
+            for (double d : m.forkMeans()) {
+                v.add(ALLOC.equals(metric) ? Math.max(d, ALLOC_FLOOR_BYTES) : d);
+            }
+        }
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Judges the entries together (one Holm family).
+     *
+     * @param paired whether index i of both sides ran in the same round (the gate); else two independent samples
+     */
+    public static List<Row> judge(List<Entry> entries, boolean paired, Thresholds thresholds) {
+        List<Row> rows = new ArrayList<>(Arrays.asList(new Row[entries.size()]));
+        List<Integer> judgedIndex = new ArrayList<>();
+        List<Verdicts.Change> changes = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            int nb = e.baseline().length;
+            int nc = e.candidate().length;
+            if (nb == 0 || nc == 0) {
+                rows.set(i, new Row(e, nb == 0 ? Status.ONLY_IN_CANDIDATE : Status.ONLY_IN_BASELINE, null,
+                        nb == 0 ? "no values in the baseline" : "no values in the candidate"));
+            } else if (nb < 2 || nc < 2 || (paired && nb != nc)) {
+                rows.set(i, new Row(e, Status.NO_VERDICT, null, paired && nb != nc
+                        ? nb + " baseline vs " + nc + " candidate forks cannot be paired"
+                        : "needs >= 2 forks per side, has " + nb + " and " + nc));
+            } else if (!allPositive(e.baseline()) || !allPositive(e.candidate())) {
+                rows.set(i, new Row(e, Status.NO_VERDICT, null, "a ratio needs positive values"));
+            } else {
+                LogRatio ratio = paired ? LogRatio.paired(e.baseline(), e.candidate())
+                        : LogRatio.unpaired(e.candidate(), e.baseline());
+                judgedIndex.add(i);
+                changes.add(new Verdicts.Change(ratio, e.higherIsBetter(), thresholds.of(e.metric())));
+            }
+        }
+        List<Verdicts.Judgement> judged = Verdicts.judge(changes);
+        for (int k = 0; k < judged.size(); k++) {
+            Verdicts.Judgement j = judged.get(k);
+            int i = judgedIndex.get(k);
+            rows.set(i, new Row(entries.get(i), Status.valueOf(j.verdict().name()), j, j.change().ratio().method()));
         }
         return rows;
     }
 
-    private static Row row(String key, JsonObject b, JsonObject c, boolean higherIsBetter, double threshold) {
-        double bs = score(b);
-        double cs = score(c);
-        double change = bs == 0 ? (cs == 0 ? 0 : Double.POSITIVE_INFINITY) : (cs - bs) / Math.abs(bs) * 100;
-        double worse = higherIsBetter ? -change : change;
-        boolean overlap = overlaps(interval(b), interval(c));
-        Verdict v;
-        if (worse > threshold && !overlap) {
-            v = Verdict.REGRESSION;
-        } else if (-worse > threshold && !overlap) {
-            v = Verdict.IMPROVEMENT;
-        } else {
-            v = Verdict.WITHIN_NOISE;
-        }
-        return new Row(key, unit(c), bs, cs, change, v);
+    /** How many rows have the status. */
+    public static long count(List<Row> rows, Status status) {
+        return rows.stream().filter(r -> r.status() == status).count();
     }
 
-    /** Throughput (ops per time) is better higher; times and bytes per operation are better lower. */
-    private static boolean higherIsBetter(JsonObject result, String metric) {
-        return "primary".equals(metric) && "thrpt".equals(result.get("mode").getAsString());
+    /** How many changes were judged together (the size of the Holm family). */
+    public static long family(List<Row> rows) {
+        return rows.stream().filter(r -> r.judgement() != null).count();
     }
 
-    private static double[] interval(JsonObject metric) {
-        double s = score(metric);
-        JsonElement err = metric.get("scoreError");
-        double e = err != null && err.isJsonPrimitive() && err.getAsJsonPrimitive().isNumber() ? err.getAsDouble() : 0;
-        if (Double.isNaN(e)) {
-            e = 0;
-        }
-        return new double[] {s - e, s + e};
+    /** The rule the verdicts follow, in one sentence, for the head of a report. */
+    public static String rule(List<Row> rows, Thresholds t, boolean paired) {
+        return String.format(Locale.ROOT, "A regression is a change worse than the threshold (score %s%%, "
+                        + "bytes/op %s%%) whose 95%% interval lies wholly beyond it, with Holm's correction over the %d "
+                        + "changes judged (family-wise false-alarm rate <= 2.5%%). Change = candidate/baseline ratio of "
+                        + "the geometric means of fork means; interval: %s on log ratios.",
+                plain(t.primaryPercent()), plain(t.allocPercent()), family(rows),
+                paired ? "paired t (one baseline and one candidate fork per round)" : "Welch t (independent forks)");
     }
 
-    private static boolean overlaps(double[] a, double[] b) {
-        return a[0] <= b[1] && b[0] <= a[1];
-    }
-
-    private static JsonObject metric(JsonObject result, String metric) {
-        if ("primary".equals(metric)) {
-            return result.getAsJsonObject("primaryMetric");
-        }
-        JsonObject secondary = result.getAsJsonObject("secondaryMetrics");
-        return secondary != null && secondary.has(metric) ? secondary.getAsJsonObject(metric) : null;
-    }
-
-    private static double score(JsonObject metric) {
-        return metric.get("score").getAsDouble();
-    }
-
-    private static String unit(JsonObject metric) {
-        return metric.get("scoreUnit").getAsString();
-    }
-
-    /** Results by {@link JmhResult#key()}: what must match between the two runs. */
-    private static Map<String, JsonObject> index(JsonArray results) {
-        Map<String, JsonObject> byKey = new LinkedHashMap<>();
-        JmhResult.byKey(JmhResult.all(results)).forEach((key, r) -> byKey.put(key, r.json()));
-        return byKey;
-    }
-
-    /** A Markdown table of the rows, regressions first. */
-    public static String render(List<Row> rows, String metric, double threshold) {
+    /** A Markdown table of the rows, regressions first, then in the given order. */
+    public static String markdown(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Metric: %s; a regression is worse by more than %.1f%% with "
-                + "non-overlapping 99.9%% confidence intervals.%n%n", metric, threshold));
-        sb.append("| benchmark | baseline | current | unit | change | verdict |\n| --- | --- | --- | --- | --- | --- |\n");
-        rows.stream()
-                .sorted((a, b) -> Integer.compare(a.verdict().ordinal(), b.verdict().ordinal()))
-                .forEach(r -> sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", r.key(),
-                        ResultTable.format(r.baseline()), ResultTable.format(r.current()), r.unit(),
-                        Double.isNaN(r.changePercent()) ? "" : String.format(Locale.ROOT, "%+.1f%%", r.changePercent()),
-                        r.verdict())));
+        sb.append("| benchmark | metric | baseline | candidate | unit | change (95% interval) | threshold "
+                + "| p (Holm) | forks | verdict |\n");
+        sb.append("| --- | --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- |\n");
+        for (Row r : sorted(rows)) {
+            Entry e = r.entry();
+            Verdicts.Judgement j = r.judgement();
+            String change = "";
+            String threshold = "";
+            String p = "";
+            if (j != null) {
+                LogRatio.Interval in = j.interval();
+                change = percent(in.ratio()) + (Double.isNaN(in.lower()) ? ""
+                        : " (" + percent(in.lower()) + " .. " + percent(in.upper()) + ")");
+                threshold = (e.higherIsBetter() ? "-" : "+") + plain(j.change().thresholdPercent()) + "%";
+                p = String.format(Locale.ROOT, "%.3g", j.pWorseHolm());
+            }
+            String verdict = r.status() + (j == null && r.note() != null ? " (" + r.note() + ")" : "");
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    e.key(), metricLabel(e), fmt(r.baselineMean()), fmt(r.candidateMean()), e.unit(), change,
+                    threshold, p, e.baseline().length + "+" + e.candidate().length, verdict));
+        }
         return sb.toString();
+    }
+
+    /** The rows as JSON, for tools: every fork value, the ratio, the interval, the p-values and the verdict. */
+    public static JsonArray json(List<Row> rows) {
+        JsonArray a = new JsonArray();
+        for (Row r : rows) {
+            Entry e = r.entry();
+            JsonObject o = new JsonObject();
+            o.addProperty("benchmark", e.key());
+            o.addProperty("metric", e.metric());
+            o.addProperty("unit", e.unit());
+            o.addProperty("higherIsBetter", e.higherIsBetter());
+            o.add("baselineForks", array(e.baseline()));
+            o.add("candidateForks", array(e.candidate()));
+            o.add("baseline", number(r.baselineMean()));
+            o.add("candidate", number(r.candidateMean()));
+            Verdicts.Judgement j = r.judgement();
+            if (j != null) {
+                o.add("ratio", number(j.interval().ratio()));
+                o.add("lower", number(j.interval().lower()));
+                o.add("upper", number(j.interval().upper()));
+                o.addProperty("confidence", j.interval().confidence());
+                o.addProperty("thresholdPercent", j.change().thresholdPercent());
+                o.add("pWorse", number(j.pWorse()));
+                o.add("pWorseHolm", number(j.pWorseHolm()));
+                o.add("pBetterHolm", number(j.pBetterHolm()));
+            }
+            o.addProperty("verdict", r.status().name());
+            if (r.note() != null) {
+                o.addProperty("method", r.note());
+            }
+            a.add(o);
+        }
+        return a;
+    }
+
+    private static List<Row> sorted(List<Row> rows) {
+        List<Row> s = new ArrayList<>(rows);
+        s.sort(Comparator.comparingInt(r -> r.status().ordinal())); // stable: keeps the given order within a status
+        return s;
+    }
+
+    private static String metricLabel(Entry e) {
+        if (JmhResult.PRIMARY.equals(e.metric())) {
+            return "score (" + (e.higherIsBetter() ? "higher" : "lower") + " is better)";
+        }
+        return ALLOC.equals(e.metric()) ? "B/op" : e.metric();
+    }
+
+    static String percent(double ratio) {
+        return String.format(Locale.ROOT, "%+.2f%%", LogRatio.Interval.percent(ratio));
+    }
+
+    private static String plain(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v) ? "" : ResultTable.format(v);
+    }
+
+    private static boolean allPositive(double[] v) {
+        return Arrays.stream(v).allMatch(d -> d > 0 && !Double.isInfinite(d));
+    }
+
+    static double geometricMean(double[] v) {
+        if (v.length == 0 || !allPositive(v)) {
+            return Double.NaN;
+        }
+        double s = 0;
+        for (double d : v) {
+            s += Math.log(d);
+        }
+        return Math.exp(s / v.length);
+    }
+
+    private static JsonArray array(double[] v) {
+        JsonArray a = new JsonArray();
+        for (double d : v) {
+            a.add(number(d));
+        }
+        return a;
+    }
+
+    private static com.google.gson.JsonElement number(double d) {
+        return Double.isNaN(d) || Double.isInfinite(d) ? JsonNull.INSTANCE : new JsonPrimitive(d);
     }
 }

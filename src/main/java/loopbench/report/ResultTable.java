@@ -96,6 +96,7 @@ public final class ResultTable {
         }
         String unsafe = jvmArgs.contains("-Dloopbench.requireUnsafe=true")
                 ? "on (checked in every fork)"
+                : jvmArgs.contains("-Dloopbench.requireUnsafe=false") ? "off (checked in every fork)"
                 : jvmArgs.contains("-Dio.netty.noUnsafe=false") ? "requested (-Dio.netty.noUnsafe=false)" : "JVM default";
         return "JMH " + str(first, "jmhVersion") + ", " + str(first, "vmName") + " " + str(first, "vmVersion")
                 + " (JDK " + str(first, "jdkVersion") + ")\n\n"

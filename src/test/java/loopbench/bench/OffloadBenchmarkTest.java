@@ -10,12 +10,15 @@ import io.netty.channel.local.LocalIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.ThreadAwareExecutor;
+import loopbench.origin.WorkStrategy;
+import org.openjdk.jmh.annotations.Param;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -171,6 +175,20 @@ class OffloadBenchmarkTest {
             }
         } finally {
             b.tearDown();
+        }
+    }
+
+    /**
+     * A run of the whole jar with no selection must work on JDK 17 too: the default parameter list has only
+     * strategies every supported JDK runs; virtual-thread is asked for explicitly (profiles: behind [jdk>=21]).
+     */
+    @Test
+    void theDefaultStrategiesRunOnEveryJdk() throws Exception {
+        String[] defaults = OffloadBenchmark.class.getField("strategy").getAnnotation(Param.class).value();
+        assertTrue(defaults.length >= 3, Arrays.toString(defaults));
+        for (String s : defaults) {
+            assertNotEquals(WorkStrategy.VIRTUAL_THREAD, WorkStrategy.parse(s),
+                    "virtual-thread needs JDK 21+: not a default");
         }
     }
 

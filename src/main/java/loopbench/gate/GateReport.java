@@ -1,0 +1,89 @@
+package loopbench.gate;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import loopbench.profile.ProfileLine;
+import loopbench.report.Comparison;
+import loopbench.stats.Verdicts;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The gate's reports: a Markdown summary (fit for a CI job summary) and JSON for tools. */
+final class GateReport {
+    private GateReport() {
+    }
+
+    static String markdown(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds,
+                           List<String> dropped) {
+        StringBuilder sb = new StringBuilder();
+        long regressions = Comparison.count(rows, Comparison.Status.REGRESSION);
+        sb.append("## loopbench gate: ").append(verdict)
+                .append(regressions > 0 ? " (" + regressions + " regression" + (regressions > 1 ? "s" : "") + ")" : "")
+                .append("\n\n");
+        sb.append("- baseline: ").append(s.baseline().describe()).append('\n');
+        sb.append("- candidate: ").append(s.candidate().describe()).append('\n');
+        sb.append(String.format(Locale.ROOT, "- profile: %s (%d line(s)), %d of %d rounds done, one fork per side per "
+                        + "line per round, randomized interleaved order (seed %d), %s%n", s.profile(), s.lines().size(),
+                roundsDone, s.rounds(), s.seed(), Gate.duration(seconds)));
+        s.skipped().forEach(k -> sb.append("- skipped: ").append(k).append('\n'));
+        dropped.forEach(k -> sb.append("- left out: ").append(k).append('\n'));
+        sb.append("- every fork's JSON and log: ").append(s.out().resolve("forks")).append("\n\n");
+        if (rows.isEmpty()) {
+            sb.append("No complete round yet.\n");
+            return sb.toString();
+        }
+        sb.append(Comparison.rule(rows, s.thresholds(), true)).append("\n\n");
+        sb.append(Comparison.markdown(rows));
+        return sb.toString();
+    }
+
+    static String json(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds,
+                       List<String> dropped) {
+        JsonObject o = new JsonObject();
+        o.addProperty("verdict", verdict);
+        o.addProperty("regressions", Comparison.count(rows, Comparison.Status.REGRESSION));
+        o.add("baseline", side(s.baseline()));
+        o.add("candidate", side(s.candidate()));
+        o.addProperty("profile", s.profile().toString());
+        JsonArray lines = new JsonArray();
+        for (ProfileLine l : s.lines()) {
+            lines.add(l.text());
+        }
+        o.add("lines", lines);
+        JsonArray skipped = new JsonArray();
+        s.skipped().forEach(skipped::add);
+        dropped.forEach(skipped::add);
+        o.add("skipped", skipped);
+        o.addProperty("rounds", s.rounds());
+        o.addProperty("roundsDone", roundsDone);
+        o.addProperty("seed", s.seed());
+        o.addProperty("thresholdPercent", s.thresholds().primaryPercent());
+        o.addProperty("allocThresholdPercent", s.thresholds().allocPercent());
+        o.addProperty("familyAlpha", Verdicts.FAMILY_ALPHA);
+        o.addProperty("confidence", Verdicts.CONFIDENCE);
+        o.addProperty("seconds", Math.round(seconds * 10) / 10.0);
+        o.addProperty("forks", s.out().resolve("forks").toString());
+        o.add("results", Comparison.json(rows));
+        return new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create().toJson(o) + "\n";
+    }
+
+    private static JsonObject side(Side side) {
+        JsonObject o = new JsonObject();
+        o.addProperty("jar", side.jar().toString());
+        o.addProperty("jvm", side.java().executable().toString());
+        o.addProperty("jdk", side.java().version());
+        o.addProperty("jdkFeature", side.java().feature());
+        o.addProperty("vm", side.java().vmName());
+        o.addProperty("netty", side.nettyVersion());
+        o.addProperty("nettyUnsafe", side.unsafe());
+        JsonArray args = new JsonArray();
+        side.jvmArgs().forEach(args::add);
+        o.add("jvmArgs", args);
+        JsonArray fork = new JsonArray();
+        side.forkJvmArgs().forEach(fork::add);
+        o.add("forkJvmArgsPrepend", fork);
+        return o;
+    }
+}

@@ -1,0 +1,213 @@
+package loopbench.gate;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import loopbench.process.JavaRuntime;
+import loopbench.profile.ProfileLine;
+import loopbench.testing.JmhJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gate's process logic with a fake fork runner: it writes the JMH JSON a fork would, with values of a known
+ * distribution per side, so the rounds, the pairing, the reports and the exit codes are checked in milliseconds.
+ */
+class GateTest {
+
+    /** A fork "runs" by writing a one-fork JMH result; the candidate's values are scaled; a side may fail. */
+    static final class FakeRunner implements ForkRunner {
+        final List<List<String>> commands = new ArrayList<>();
+        final Random random = new Random(42);
+        double candidateScore = 1.0;
+        double candidateBytes = 1.0;
+        String failingSide;
+        /** A line the baseline jar has no benchmark for (new in the candidate). */
+        String newInCandidate;
+        int failOnLine = -1;
+        double drift = 1;
+
+        @Override
+        public int run(List<String> command, Path log) throws java.io.IOException {
+            commands.add(command);
+            boolean candidate = command.contains(CANDIDATE.toString());
+            String line = command.get(command.indexOf("-jar") + 2); // the benchmark selection
+            if (failingSide != null && candidate == "candidate".equals(failingSide) && line.equals("Line" + failOnLine)) {
+                Files.writeString(log, "# Run progress\njava.lang.IllegalStateException: boom in " + line + "\n");
+                return 1;
+            }
+            if (!candidate && line.equals(newInCandidate)) {
+                Files.writeString(log, "No matching benchmarks. Miss-spelled regexp?\n");
+                return 1;
+            }
+            Path rff = Paths.get(command.get(command.indexOf("-rff") + 1));
+            if (commands.size() % 2 == 1) { // the machine's mood changes between pairs, and hits both forks of one
+                drift = Math.exp(random.nextGaussian() * 0.2);
+            }
+            double score = 100 * drift * Math.exp(random.nextGaussian() * 0.003) * (candidate ? candidateScore : 1);
+            double bytes = 1488 * (candidate ? candidateBytes : 1);
+            Files.writeString(rff, JmhJson.array(
+                    JmhJson.result(line + ".run", "thrpt", "", new double[] {score}, new double[] {bytes}),
+                    JmhJson.result(line + ".time", "avgt", "", new double[] {1e6 / score}, null)));
+            Files.writeString(log, "ok\n");
+            return 0;
+        }
+    }
+
+    static Path BASELINE;
+    static Path CANDIDATE;
+
+    private static GateSettings settings(Path dir, int rounds, String candidateArgs) throws Exception {
+        BASELINE = Files.writeString(dir.resolve("base.jar"), "not really a jar");
+        CANDIDATE = Files.writeString(dir.resolve("cand.jar"), "not really a jar");
+        Path profile = Files.writeString(dir.resolve("p.jmh"),
+                "# two lines\nLine2 -f 3 -wi 1 -prof gc\n\nLine4 -jvmArgsPrepend -Dline=1 -i 1\n[jdk>=99] Line5\n");
+        return GateSettings.of(new GateSettings.Raw(BASELINE, CANDIDATE, profile, rounds, null, null, null,
+                candidateArgs, "on", "on", 3, 0.5, dir.resolve("out"), null, null, 7L, true));
+    }
+
+    private record Run(int exit, String progress, String out) {
+    }
+
+    private static Run gate(GateSettings s, ForkRunner runner) throws Exception {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = new Gate(s, runner, new PrintStream(progress, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8)).run();
+        return new Run(exit, progress.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aAgainstAPassesAndKeepsEveryFork(@TempDir Path dir) throws Exception {
+        GateSettings s = settings(dir, 6, null);
+        FakeRunner runner = new FakeRunner();
+        Run r = gate(s, runner);
+        assertEquals(Gate.PASS, r.exit(), r::toString);
+        assertEquals(6 * 2 * 2, runner.commands.size(), "rounds x lines x sides");
+        try (var files = Files.list(dir.resolve("out/forks"))) {
+            assertEquals(6 * 2 * 2, files.filter(f -> f.toString().endsWith(".json")).count());
+        }
+        assertTrue(r.progress().contains("skipped: line 5 needs JDK 99+"), r.progress());
+        assertTrue(r.progress().contains("round 6/6") && r.progress().contains("ETA"), r.progress());
+        assertTrue(r.out().contains("loopbench gate: PASS"), r.out());
+        String summary = Files.readString(dir.resolve("out/summary.md"));
+        assertTrue(summary.contains("## loopbench gate: PASS") && summary.contains("Netty Unsafe on"), summary);
+        assertTrue(summary.contains("| Line2.run thrpt | score (higher is better) |"), summary);
+        assertTrue(summary.contains("| Line4.time avgt | score (lower is better) |"), summary);
+        JsonObject json = JsonParser.parseString(Files.readString(dir.resolve("out/gate.json"))).getAsJsonObject();
+        assertEquals("PASS", json.get("verdict").getAsString());
+        assertEquals(6, json.get("roundsDone").getAsInt());
+        assertEquals(6, json.getAsJsonArray("results").size(), "per line: a thrpt score, its B/op, an avgt score");
+        assertEquals(6, json.getAsJsonArray("results").get(0).getAsJsonObject().getAsJsonArray("baselineForks").size());
+    }
+
+    @Test
+    void sidesRunInRandomOrderWithinEachRound(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        gate(settings(dir, 8, null), runner);
+        int baselineFirst = 0;
+        for (int i = 0; i < runner.commands.size(); i += 2) {
+            List<String> first = runner.commands.get(i);
+            List<String> second = runner.commands.get(i + 1);
+            assertEquals(first.get(first.indexOf("-jar") + 2), second.get(second.indexOf("-jar") + 2),
+                    "both sides of a line run back to back");
+            if (first.contains(BASELINE.toString())) {
+                baselineFirst++;
+            }
+        }
+        assertTrue(baselineFirst > 0 && baselineFirst < 16, "baseline first in " + baselineFirst + " of 16 pairs");
+    }
+
+    @Test
+    void aFivePercentSlowerCandidateIsARegressionDespiteDrift(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.candidateScore = 0.95;
+        Run r = gate(settings(dir, 6, null), runner);
+        assertEquals(Gate.REGRESSION, r.exit(), r::toString);
+        assertTrue(r.out().contains("## loopbench gate: REGRESSION (4 regressions)"), r.out());
+    }
+
+    @Test
+    void onePercentMoreBytesIsARegression(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.candidateBytes = 1.01;
+        Run r = gate(settings(dir, 4, null), runner);
+        assertEquals(Gate.REGRESSION, r.exit(), r::toString);
+        assertTrue(r.out().contains("| B/op | 1,488 | 1,503 | B/op | +1.00% (+1.00% .. +1.00%) | +0.5% |"), r.out());
+    }
+
+    @Test
+    void aSideThatFailsStopsTheGateWithExit2SayingWhichSideAndLine(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.failingSide = "candidate";
+        runner.failOnLine = 4;
+        Run r = gate(settings(dir, 4, null), runner);
+        assertEquals(Gate.FAILED, r.exit(), r::toString);
+        assertTrue(r.progress().contains("FAILED: the candidate side failed to run profile line 4 (Line4 "), r.progress());
+        assertTrue(r.progress().contains("boom in Line4"), "the log's tail is shown: " + r.progress());
+        assertTrue(Files.readString(dir.resolve("out/summary.md")).contains("FAILED"));
+        runner.failingSide = "baseline";
+        runner.failOnLine = 2;
+        Run b = gate(settings(dir, 4, null), runner);
+        assertEquals(Gate.FAILED, b.exit());
+        assertTrue(b.progress().contains("the baseline side failed to run profile line 2"), b.progress());
+    }
+
+    @Test
+    void aLineOnlyTheCandidateHasIsLeftOutNotFailed(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.newInCandidate = "Line4";
+        Run r = gate(settings(dir, 3, null), runner);
+        assertEquals(Gate.PASS, r.exit(), r::toString);
+        assertTrue(r.progress().contains("line 4 matches no benchmark in the baseline jar"), r.progress());
+        String summary = Files.readString(dir.resolve("out/summary.md"));
+        assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run") && !summary.contains("Line4.run"), summary);
+        long line4Forks = runner.commands.stream().filter(c -> c.contains("Line4")).count();
+        assertTrue(line4Forks <= 2, "tried in round 1 only: " + line4Forks);
+    }
+
+    @Test
+    void forkCommandsCarryTheSideAndOwnTheForkOptions(@TempDir Path dir) throws Exception {
+        GateSettings s = settings(dir, 2, "-Dflag.under.test=1 -XX:-DoEscapeAnalysis");
+        ProfileLine line = s.lines().get(1);
+        List<String> cmd = ForkCommand.of(s.candidate(), line, dir.resolve("f.json"));
+        assertEquals(s.candidate().java().executable().toString(), cmd.get(0));
+        assertEquals(List.of("-Djmh.ignoreLock=true", "-jar", CANDIDATE.toString(), "Line4", "-i", "1", "-f", "1",
+                "-foe", "true", "-rf", "json", "-rff", dir.resolve("f.json").toString(), "-jvmArgsPrepend"),
+                cmd.subList(1, cmd.size() - 1));
+        String prepend = cmd.get(cmd.size() - 1);
+        assertTrue(prepend.contains("-Dloopbench.requireUnsafe=true"), prepend);
+        assertTrue(prepend.endsWith("-Dflag.under.test=1 -XX:-DoEscapeAnalysis -Dline=1"),
+                "the side's args, then the line's own: " + prepend);
+        List<String> first = ForkCommand.of(s.baseline(), s.lines().get(0), dir.resolve("g.json"));
+        assertEquals(1, first.stream().filter("-f"::equals).count(), "the line's own -f 3 is dropped: " + first);
+        assertFalse(first.contains("3"), first.toString());
+    }
+
+    @Test
+    void unsafeFlagsFollowEachSidesJdk() {
+        JavaRuntime jdk25 = new JavaRuntime(Paths.get("/jdk25/bin/java"), 25, "25", "vm");
+        JavaRuntime jdk17 = new JavaRuntime(Paths.get("/jdk17/bin/java"), 17, "17", "vm");
+        Side on25 = new Side("candidate", Paths.get("c.jar"), jdk25, List.of(), true, "4.2.18.Final");
+        Side on17 = new Side("baseline", Paths.get("b.jar"), jdk17, List.of(), true, "4.2.18.Final");
+        Side off25 = new Side("candidate", Paths.get("c.jar"), jdk25, List.of(), false, "4.2.18.Final");
+        assertTrue(on25.forkJvmArgs().contains("--sun-misc-unsafe-memory-access=allow"), on25.forkJvmArgs().toString());
+        assertFalse(on17.forkJvmArgs().contains("--sun-misc-unsafe-memory-access=allow"), on17.forkJvmArgs().toString());
+        assertTrue(on17.forkJvmArgs().contains("-Dloopbench.requireUnsafe=true"));
+        assertTrue(off25.forkJvmArgs().containsAll(List.of("-Dio.netty.tryUnsafe=false", "-Dloopbench.requireUnsafe=false")));
+        assertTrue(on25.describe().contains("Netty Unsafe on") && off25.describe().contains("Netty Unsafe off"));
+    }
+}
