@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -340,12 +339,16 @@ public final class EndToEndTrial implements AutoCloseable {
     }
 
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._=,-]");
+    private static final int MAX_PARAMS_IN_NAME = 150;
 
     private String paramString() {
         StringBuilder sb = new StringBuilder();
         params.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ",").append(k).append('=').append(v));
-        Matcher m = UNSAFE.matcher(sb);
-        return m.replaceAll("_");
+        String all = UNSAFE.matcher(sb).replaceAll("_");
+        // A file name is at most 255 bytes: a long parameter list is cut, with a hash of the whole to keep names
+        // apart (the side file itself holds every parameter).
+        return all.length() <= MAX_PARAMS_IN_NAME ? all
+                : all.substring(0, MAX_PARAMS_IN_NAME) + "~" + Integer.toHexString(all.hashCode());
     }
 
     /** {@code Class.method} of a fully qualified benchmark method name. */
