@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** compare's fork-level statistics on JMH JSON with known per-fork values. */
 class ComparisonTest {
     private static final Comparison.Thresholds THRESHOLDS = new Comparison.Thresholds(3, 0.5);
+    private static final List<String> SCORE_AND_BYTES = List.of(JmhResult.PRIMARY, Comparison.ALLOC);
 
     private static List<JmhResult> results(String... json) {
         return JmhResult.all(JsonParser.parseString(JmhJson.array(json)).getAsJsonArray());
@@ -32,7 +33,7 @@ class ComparisonTest {
         Random random = new Random(10);
         List<JmhResult> base = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01), constant(6, 1488)));
         List<JmhResult> cand = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01), constant(6, 1488)));
-        List<Comparison.Row> rows = Comparison.compareFiles(base, cand, Comparison.DEFAULT_METRICS, THRESHOLDS);
+        List<Comparison.Row> rows = Comparison.compareFiles(base, cand, SCORE_AND_BYTES, THRESHOLDS);
         assertEquals(2, rows.size());
         assertEquals(Comparison.Status.PASS, row(rows, JmhResult.PRIMARY).status());
         assertEquals(Comparison.Status.PASS, row(rows, Comparison.ALLOC).status());
@@ -46,7 +47,7 @@ class ComparisonTest {
                 noisy(random, 6, 8016, 0.0002)));
         List<JmhResult> cand = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 95, 0.003),
                 noisy(random, 6, 8096, 0.0002)));
-        List<Comparison.Row> rows = Comparison.compareFiles(base, cand, Comparison.DEFAULT_METRICS, THRESHOLDS);
+        List<Comparison.Row> rows = Comparison.compareFiles(base, cand, SCORE_AND_BYTES, THRESHOLDS);
         assertEquals(Comparison.Status.REGRESSION, row(rows, JmhResult.PRIMARY).status());
         assertEquals(Comparison.Status.REGRESSION, row(rows, Comparison.ALLOC).status());
         String table = Comparison.markdown(rows);
@@ -80,12 +81,12 @@ class ComparisonTest {
         // 0.001 vs 0.003 B/op is JMH's accounting noise, not a tripling; both count as the 1 B floor.
         List<JmhResult> base = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10), new double[] {0.001, 0.002, 0.001, 0.001}));
         List<JmhResult> cand = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10), new double[] {0.003, 0.003, 0.002, 0.004}));
-        Comparison.Row alloc = row(Comparison.compareFiles(base, cand, Comparison.DEFAULT_METRICS, THRESHOLDS), Comparison.ALLOC);
+        Comparison.Row alloc = row(Comparison.compareFiles(base, cand, SCORE_AND_BYTES, THRESHOLDS), Comparison.ALLOC);
         assertEquals(Comparison.Status.PASS, alloc.status());
         // ... while starting to allocate for real is a regression.
         List<JmhResult> allocating = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10), constant(4, 24)));
         assertEquals(Comparison.Status.REGRESSION,
-                row(Comparison.compareFiles(base, allocating, Comparison.DEFAULT_METRICS, THRESHOLDS), Comparison.ALLOC).status());
+                row(Comparison.compareFiles(base, allocating, SCORE_AND_BYTES, THRESHOLDS), Comparison.ALLOC).status());
     }
 
     @Test
