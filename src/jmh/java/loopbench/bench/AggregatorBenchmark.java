@@ -26,7 +26,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Does a large aggregator limit cost anything? (claim C000-7)
  *
- * <p>seeds/000 saw an L7 proxy get slightly slower with HttpObjectAggregator's maxContentLength at
+ * <p>the C000 article saw an L7 proxy get slightly slower with HttpObjectAggregator's maxContentLength at
  * 100,000,000 instead of 2,000. Here the L7 proxy's own aggregator ({@link RequestAggregator}, an
  * HttpObjectAggregator) sits behind an HttpRequestDecoder in an EmbeddedChannel, as in the proxy's
  * pipeline, and one operation decodes and aggregates one POST request and releases the FullHttpRequest.

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * What does one buffer cost from each allocator? (claim C000-6)
  *
- * <p>seeds/000 found PooledByteBufAllocator ~3% faster than UnpooledByteBufAllocator in an L7 proxy; Netty
+ * <p>the C000 article found PooledByteBufAllocator ~3% faster than UnpooledByteBufAllocator in an L7 proxy; Netty
  * 4.2 made AdaptiveByteBufAllocator the default, so it is in the comparison too. One operation allocates a
  * buffer of {@code size} bytes, writes {@code size} bytes into it and releases it, on a fresh allocator per
  * trial ({@link Allocator#newInstance(boolean)}), preferring heap or direct buffers.

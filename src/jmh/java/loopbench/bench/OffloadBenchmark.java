@@ -55,8 +55,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What does handing every message to another executor cost, per message? (claims C001-3, C003-3)
  *
- * <p>seeds/001 restored a blocked Netty server's throughput by offloading the blocking call to a
- * DefaultEventExecutorGroup; seeds/003 saw the same hand-off (Netty 3's OrderedMemoryAwareThreadPoolExecutor)
+ * <p>the C001 article restored a blocked Netty server's throughput by offloading the blocking call to a
+ * DefaultEventExecutorGroup; the C003 article saw the same hand-off (Netty 3's OrderedMemoryAwareThreadPoolExecutor)
  * double the CPU an echo server used at the same TPS. Here there is nothing to block on ({@code workMs = 0}),
  * so what is left is the hand-off itself: the origin's own pipeline ({@code OriginServer.initializer}) with
  * each {@link WorkStrategy}, on a real event loop but over Netty's Local transport (no sockets):

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Which receive-buffer predictor reads a stream of equal messages best? (claim C003-2)
  *
- * <p>seeds/003 blamed Mina's double/halve read-buffer predictor for jitter at 5k messages, and credited
+ * <p>the C003 article blamed Mina's double/halve read-buffer predictor for jitter at 5k messages, and credited
  * Netty's adaptive predictor (grow fast, shrink slowly) with avoiding it. Here the predictors themselves
  * ({@link RecvAllocator#create()}: {@code adaptive}, {@code fixed:2048}, and {@code halving}, Mina's rule
  * as a Netty allocator) drive a simulated socket the way a NIO channel's read loop drives them: per read
@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *       message.</li>
  *   <li>One segment per read event: {@code halving} changes its guess twice per message from 2k to 50k (a
  *       message's short last segment halves the buffer, the next full segment doubles it): the jitter
- *       seeds/003 describes. {@code adaptive} changes its guess too, less often, and allocates more.</li>
+ *       the C003 article describes. {@code adaptive} changes its guess too, less often, and allocates more.</li>
  * </ul>
  * Sizes are powers of two (1k = 1,024 bytes); decimal sizes run with e.g. {@code -p messageSize=1000,5000}.
  *

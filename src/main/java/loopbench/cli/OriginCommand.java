@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import java.util.concurrent.Callable;
 
 @Command(name = "origin", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "HTTP/1.1 keep-alive origin server. GET and HEAD answer a fixed body of --body-size bytes; POST and PUT echo the request body. With --work-ms it spends that long on every request, the way --work-strategy says (seeds/001).")
+        description = "HTTP/1.1 keep-alive origin server. GET and HEAD answer a fixed body of --body-size bytes; POST and PUT echo the request body. With --work-ms it spends that long on every request, the way --work-strategy says (the C001 article).")
 final class OriginCommand implements Callable<Integer> {
 
     @Mixin

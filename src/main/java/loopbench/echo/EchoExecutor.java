@@ -6,7 +6,7 @@ import loopbench.knobs.Knob;
 public enum EchoExecutor implements Knob {
     /** On the channel's event loop. */
     NONE("none"),
-    /** On a DefaultEventExecutorGroup the handler is bound to, as seeds/003's Netty 3 executor did. */
+    /** On a DefaultEventExecutorGroup the handler is bound to, as the C003 article's Netty 3 executor did. */
     GROUP("group");
 
     private final String cliName;

@@ -6,7 +6,7 @@ import loopbench.server.RunningServer;
 import loopbench.server.ServerOptions;
 
 /**
- * What the echo server is built on (claim C003-2): seeds/003 compared Netty with Apache Mina itself, so Mina's own
+ * What the echo server is built on (claim C003-2): the C003 article compared Netty with Apache Mina itself, so Mina's own
  * read-buffer sizing can be measured beside the Mina-style predictor on Netty ({@link RecvAllocator#HALVING}).
  */
 public enum EchoFramework implements Knob {
@@ -22,7 +22,7 @@ public enum EchoFramework implements Knob {
             return EchoServer.start(options, config);
         }
     },
-    /** {@link MinaEchoServer}: Apache Mina 2.2 on its own NIO, set up as seeds/003 did. */
+    /** {@link MinaEchoServer}: Apache Mina 2.2 on its own NIO, set up as the C003 article did. */
     MINA("mina", RecvAllocator.HALVING) {
         @Override
         public void checkSupported(ServerOptions options, EchoConfig config) {

@@ -7,7 +7,7 @@ import io.netty.util.concurrent.EventExecutorGroup;
 import loopbench.server.LoopbackServer;
 import loopbench.server.ServerOptions;
 
-/** The TCP echo server of seeds/003. */
+/** The TCP echo server of the C003 article. */
 public final class EchoServer {
     private EchoServer() {
     }

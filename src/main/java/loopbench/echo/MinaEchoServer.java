@@ -26,7 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The TCP echo server of seeds/003 on Apache Mina itself, so that claim C003-2 (Mina's double/halve read-buffer
+ * The TCP echo server of the C003 article on Apache Mina itself, so that claim C003-2 (Mina's double/halve read-buffer
  * sizing jitters at 5 KiB messages) is tested against Mina's own code, not only against the Mina-style predictor on
  * Netty ({@link RecvAllocator#HALVING} on {@link EchoServer}). Set up as the article did: a {@link NioSocketAcceptor}
  * with {@code --io-threads} I/O processors, an initial read buffer of 2048 bytes, TCP_NODELAY, and for
@@ -66,7 +66,7 @@ public final class MinaEchoServer implements RunningServer {
     public static final Allocator DEFAULT_ALLOCATOR = Allocator.UNPOOLED;
     /** Mina's default, and the article's: heap buffers. */
     public static final BufferType DEFAULT_BUFFERS = BufferType.HEAP;
-    /** seeds/003: "初始 buffer 大小，设置为 2048". Also Mina's default. */
+    /** the C003 article: "初始 buffer 大小，设置为 2048". Also Mina's default. */
     public static final int INITIAL_READ_BUFFER_SIZE = 2048;
     /** Mina's default bounds of its read-buffer sizing (IoSessionConfig). */
     public static final int MIN_READ_BUFFER_SIZE = 64;

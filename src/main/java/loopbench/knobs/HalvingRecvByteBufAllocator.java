@@ -3,7 +3,7 @@ package loopbench.knobs;
 import io.netty.channel.DefaultMaxMessagesRecvByteBufAllocator;
 
 /**
- * Apache Mina's read-buffer predictor, as seeds/003 describes it (claim C003-2), written as a Netty
+ * Apache Mina's read-buffer predictor, as the C003 article describes it (claim C003-2), written as a Netty
  * {@link io.netty.channel.RecvByteBufAllocator}: a read that fills the buffer doubles the next one; a read
  * of less than half the buffer halves it, but only on the second such read in a row. Growth and shrinkage
  * are symmetric, so a message size between two powers of two makes the guess jitter, which Netty's

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The HTTP/1.1 keep-alive origin: the backend of every end-to-end measurement, and the server of
- * seeds/001 when it is given work to do.
+ * the C001 article when it is given work to do.
  */
 public final class OriginServer {
     private OriginServer() {

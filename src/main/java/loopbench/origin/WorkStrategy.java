@@ -3,7 +3,7 @@ package loopbench.origin;
 import loopbench.knobs.Knob;
 
 /**
- * How the origin spends {@code --work-ms} per request (seeds/001, claims C001-2 and C001-3).
+ * How the origin spends {@code --work-ms} per request (the C001 article, claims C001-2 and C001-3).
  */
 public enum WorkStrategy implements Knob {
     /** No work: answer at once on the event loop. */

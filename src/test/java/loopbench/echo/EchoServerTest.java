@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The echo server returns every byte, for every recv allocator (adaptive, fixed:2048, halving) and executor (none,
- * group), on every transport: round-trips of 1, 2, 5, 10, 50 and 100 KiB (seeds/003's message sizes), one after
+ * group), on every transport: round-trips of 1, 2, 5, 10, 50 and 100 KiB (the C003 article's message sizes), one after
  * another on one connection, and on several connections at once.
  */
 class EchoServerTest {

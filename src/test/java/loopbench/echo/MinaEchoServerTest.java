@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The echo server on Apache Mina: every byte comes back for seeds/003's message sizes (and 1 B and 1 MiB), with and
+ * The echo server on Apache Mina: every byte comes back for the C003 article's message sizes (and 1 B and 1 MiB), with and
  * without the ExecutorFilter, with Mina's own read-buffer sizing and with a fixed size, heap and direct buffers, on
  * one connection and on several at once; a client that does not read stalls the sender instead of filling the
  * server's memory; Mina's own sizing really moves the read buffer (halving) or leaves it alone (fixed:N); close()

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The knobs' spellings and the Mina-style read-buffer predictor (seeds/003, C003-2). */
+/** The knobs' spellings and the Mina-style read-buffer predictor (the C003 article, C003-2). */
 class KnobsTest {
 
     @Test
