@@ -85,7 +85,7 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
     @Param({"0", "1024", "65536"})
     public int bodySize;
 
-    /** L7 only: {@code aggregate} (the default, as the seeds' proxy) or {@code stream} (-p l7Mode=aggregate,stream). */
+    /** L7 only: {@code aggregate} (the default, as the C000 article's proxy) or {@code stream} (-p l7Mode=aggregate,stream). */
     @Param({"aggregate"})
     public String l7Mode = "aggregate";
 

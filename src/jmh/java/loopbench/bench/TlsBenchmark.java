@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What does TLS cost with the JDK's provider and with OpenSSL (netty-tcnative's BoringSSL)?
  *
- * <p>No claim of the seeds is about TLS; this measures what putting TLS on the proxy's client side would
+ * <p>No claim of the articles is about TLS; this measures what putting TLS on the proxy's client side would
  * cost, per provider. A client and a server SslHandler, each on an EmbeddedChannel that looks like a
  * socket, exchange bytes through a {@code Wire} each way (each hop copies into the reader's buffers, as a
  * socket read would). Certificate: one self-signed EC P-256 key, loopback-benchmark-only

@@ -8,7 +8,7 @@ import loopbench.knobs.Knob;
 public enum L7Mode implements Knob {
     /**
      * HttpObjectAggregator on both sides: each request and response is whole in memory (at most
-     * --max-content-length) before it is forwarded, and goes out with a Content-Length. The seeds' design, and
+     * --max-content-length) before it is forwarded, and goes out with a Content-Length. The C000 article's design, and
      * close to what nginx does by default with proxy buffering.
      */
     AGGREGATE("aggregate"),
