@@ -112,7 +112,7 @@ public final class FlameProfiler implements InternalProfiler {
         }
         try {
             List<String> lines = session.finish();
-            return List.of(new TextResult(String.join("\n", lines), "flame"));
+            return List.of(new TextResult(String.join("\n", lines) + "\n", "flame")); // one block per fork
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
