@@ -13,7 +13,7 @@ import picocli.CommandLine.IVersionProvider;
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class, TableCommand.class,
-                CompareCommand.class, GateCommand.class, CommandLine.HelpCommand.class},
+                CompareCommand.class, GateCommand.class, ClaimsCommand.class, CommandLine.HelpCommand.class},
         description = "The loopback rig: an HTTP origin, a TCP echo server and an L4/L7 proxy, built on Netty, "
                 + "with the transport, allocator, thread model and io threads as knobs, and a load generator for them.")
 public final class Main implements Runnable {
@@ -33,7 +33,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, table, compare, gate");
+        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, table, compare, gate, claims");
     }
 
     static final class VersionProvider implements IVersionProvider {

@@ -88,7 +88,7 @@ class ReportCommandsTest {
     /** picocli reads descriptions as format strings: a stray % makes it warn on stderr instead of printing help. */
     @Test
     void everyHelpFormatsCleanly() {
-        for (String[] args : new String[][] {{"--help"}, {"table", "--help"}, {"compare", "--help"}, {"gate", "--help"},
+        for (String[] args : new String[][] {{"--help"}, {"table", "--help"}, {"compare", "--help"}, {"gate", "--help"}, {"claims", "--help"}, {"load", "--help"},
                 {"origin", "--help"}, {"echo", "--help"}, {"proxy", "--help"}}) {
             CliArgumentsTest.Result r = CliArgumentsTest.run(args);
             assertEquals(0, r.exitCode(), r::toString);

@@ -24,7 +24,7 @@ class SuiteTest {
         List<String> args17 = new ArrayList<>(on17.getJvmArgsPrepend().get());
         List<String> args25 = new ArrayList<>(on25.getJvmArgsPrepend().get());
         assertEquals(List.of("-Dloopbench.requireUnsafe=true",
-                "-Dloopbench.e2e.dir=" + Path.of("target/jmh/e2e").toAbsolutePath()), args17,
+                "-Dloopbench.e2e.dir=" + Path.of("target/jmh/e2e")), args17,
                 "JDK 17 needs no Unsafe flag; every fork learns where end-to-end side files go");
         assertTrue(args25.contains("--sun-misc-unsafe-memory-access=allow"), args25.toString());
         assertTrue(args25.contains("-Dloopbench.requireUnsafe=true"), args25.toString());
@@ -43,5 +43,37 @@ class SuiteTest {
                 }
             }
         }
+    }
+
+    @Test
+    void endToEndForksAreToldWhereTheirSideFilesGo() throws Exception {
+        Options o = Suite.options(new CommandLineOptions("Foo"), 17, Paths.get("/tmp/out/e2e"));
+        assertTrue(o.getJvmArgsPrepend().get().contains("-Dloopbench.e2e.dir=/tmp/out/e2e"), o.getJvmArgsPrepend().get().toString());
+    }
+
+    private static String dryRun(Path dir, String... extra) throws Exception {
+        Path p = Files.writeString(dir.resolve("p.jmh"), "FooBenchmark -f 3\n");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream old = System.out;
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+            List<String> args = new ArrayList<>(List.of("--profile", p.toString(), "--out", dir.resolve("out").toString(), "--dry-run"));
+            args.addAll(List.of(extra));
+            code = new picocli.CommandLine(new Suite()).execute(args.toArray(new String[0]));
+        } finally {
+            System.setOut(old);
+        }
+        return code + "\n" + bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void oneFlagAddsTheFlameGraphProfilerToEveryRun(@TempDir Path dir) throws Exception {
+        String out = dryRun(dir, "--flame", "alloc");
+        assertTrue(out.startsWith("0\n"), out);
+        assertTrue(out.contains("would run: FooBenchmark -f 3 -prof loopbench.bench.FlameProfiler:event=alloc;dir="
+                + dir.resolve("out").toAbsolutePath().resolve("flame")), out);
+        assertFalse(dryRun(dir).contains("FlameProfiler"), "none by default");
+        assertEquals(2, Integer.parseInt(dryRun(dir, "--flame", "cycles").split("\n")[0]), "a bad event exits 2");
     }
 }

@@ -1,0 +1,109 @@
+package loopbench.claims;
+
+import loopbench.flame.FlameGraphs;
+import loopbench.report.EndToEndMetrics;
+import loopbench.report.JmhResult;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything a claims report reads: the results of one or more JMH JSON files (a later file's result replaces an
+ * earlier one with the same benchmark, mode and parameters), the end-to-end side files next to each
+ * ({@code e2e/}), and the flame graphs next to each ({@code flame/}).
+ */
+public final class Measurements {
+    private final List<Path> sources;
+    private final List<JmhResult> results;
+    private final List<SideFile> sideFiles;
+    private final List<Path> flameRoots;
+    private final List<String> problems;
+
+    private Measurements(List<Path> sources, List<JmhResult> results, List<SideFile> sideFiles, List<Path> flameRoots,
+                         List<String> problems) {
+        this.sources = List.copyOf(sources);
+        this.results = List.copyOf(results);
+        this.sideFiles = List.copyOf(sideFiles);
+        this.flameRoots = List.copyOf(flameRoots);
+        this.problems = List.copyOf(problems);
+    }
+
+    /** Reads JMH JSON files and what lies next to them. Throws IOException for a file that is not JMH's JSON. */
+    public static Measurements load(List<Path> jsonFiles) throws IOException {
+        List<JmhResult> all = new ArrayList<>();
+        List<SideFile> side = new ArrayList<>();
+        Set<Path> dirs = new LinkedHashSet<>();
+        List<String> problems = new ArrayList<>();
+        for (Path f : jsonFiles) {
+            all.addAll(JmhResult.read(f));
+            dirs.add(f.toAbsolutePath().getParent());
+        }
+        List<Path> flame = new ArrayList<>();
+        for (Path d : dirs) {
+            side.addAll(SideFile.readAll(d.resolve(EndToEndMetrics.SIDE_FILE_DIR), problems));
+            flame.add(d.resolve(FlameGraphs.SUITE_DIR));
+        }
+        return new Measurements(jsonFiles, List.copyOf(JmhResult.byKey(all).values()), side, flame, problems);
+    }
+
+    /** Results given directly (tests). */
+    public static Measurements of(List<JmhResult> results, List<SideFile> sideFiles) {
+        return new Measurements(List.of(), List.copyOf(JmhResult.byKey(results).values()), sideFiles, List.of(), List.of());
+    }
+
+    public List<Path> sources() {
+        return sources;
+    }
+
+    public List<JmhResult> results() {
+        return results;
+    }
+
+    /** The result a selection names, or null; with several matches, the first (see {@link #ambiguity}). */
+    public JmhResult find(Selection s) {
+        List<JmhResult> m = s.matchesIn(results);
+        return m.isEmpty() ? null : m.get(0);
+    }
+
+    /** A note when several results match a selection (a parameter it leaves free took several values), else null. */
+    public String ambiguity(Selection s) {
+        List<JmhResult> m = s.matchesIn(results);
+        return m.size() <= 1 ? null : m.size() + " results match " + s.describe() + "; the first, " + m.get(0).key()
+                + ", was used";
+    }
+
+    /** The side files of a result's trials, by fork. */
+    public List<SideFile> sideFiles(JmhResult r) {
+        return sideFiles.stream().filter(f -> f.matches(r)).sorted(Comparator.comparingInt(SideFile::fork)).toList();
+    }
+
+    /** The flame graphs taken of a result (every root next to an input file). */
+    public List<Path> flameGraphs(JmhResult r) {
+        List<Path> graphs = new ArrayList<>();
+        for (Path root : flameRoots) {
+            try {
+                graphs.addAll(FlameGraphs.find(root, r.benchmark(), r.params()));
+            } catch (IOException e) {
+                // an unreadable directory has no graphs to link
+            }
+        }
+        return graphs;
+    }
+
+    /** Side files that could not be read. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** The directories the input files are in (where machine.json and the side files are looked for). */
+    public List<Path> directories() {
+        Set<Path> dirs = new LinkedHashSet<>();
+        sources.forEach(f -> dirs.add(f.toAbsolutePath().getParent()));
+        return List.copyOf(dirs);
+    }
+}

@@ -1,0 +1,84 @@
+package loopbench.claims;
+
+import loopbench.report.JmhResult;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * One configuration a claim needs: a benchmark method ({@code Class.method}) with some of its parameters pinned,
+ * and the line of {@code profiles/claims.jmh} that measures it. A result matches when it is of that method and
+ * has every pinned parameter at the pinned value (parameters not named here are free, so that a benchmark may
+ * gain a parameter without breaking the claims).
+ */
+public record Selection(String label, String benchmark, Map<String, String> params, String profileLine) {
+
+    public Selection {
+        if (!benchmark.matches("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+")) {
+            throw new IllegalArgumentException("benchmark must be Class.method, was " + benchmark);
+        }
+        params = Collections.unmodifiableMap(new TreeMap<>(params));
+    }
+
+    /** {@code Selection.of("L4", "X.m", line, "layer", "4", "threadModel", "reuse-server-thread")}. */
+    public static Selection of(String label, String benchmark, String profileLine, String... keyValues) {
+        if (keyValues.length % 2 != 0) {
+            throw new IllegalArgumentException("parameters come in name, value pairs");
+        }
+        Map<String, String> p = new TreeMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.put(keyValues[i], keyValues[i + 1]);
+        }
+        return new Selection(label, benchmark, p, profileLine);
+    }
+
+    /** The same configuration with one parameter changed, under another label. */
+    public Selection with(String newLabel, String param, String value) {
+        Map<String, String> p = new TreeMap<>(params);
+        p.put(param, value);
+        return new Selection(newLabel, benchmark, p, profileLine);
+    }
+
+    /** The same configuration measured by another profile line. */
+    public Selection on(String line) {
+        return new Selection(label, benchmark, params, line);
+    }
+
+    /** The benchmark's class, e.g. {@code ProxyEndToEndBenchmark}. */
+    public String className() {
+        return benchmark.substring(0, benchmark.indexOf('.'));
+    }
+
+    public boolean matches(JmhResult r) {
+        if (!r.shortName().equals(benchmark)) {
+            return false;
+        }
+        for (Map.Entry<String, String> p : params.entrySet()) {
+            if (!p.getValue().equals(r.param(p.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every result that matches, in input order. */
+    public List<JmhResult> matchesIn(List<JmhResult> results) {
+        List<JmhResult> m = new ArrayList<>();
+        for (JmhResult r : results) {
+            if (matches(r)) {
+                m.add(r);
+            }
+        }
+        return m;
+    }
+
+    /** {@code Class.method {k=v, ...}}. */
+    public String describe() {
+        return benchmark + (params.isEmpty() ? "" : " " + params.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ", "{", "}")));
+    }
+}

@@ -1,0 +1,130 @@
+package loopbench.claims;
+
+import loopbench.flame.FlameGraphs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The report as written: every claim once, the machine first, self-contained HTML, relative links. */
+class ClaimsReportTest {
+
+    private static long count(String text, String regex) {
+        Matcher m = Pattern.compile(regex, Pattern.MULTILINE).matcher(text);
+        long n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void everyClaimHasExactlyOneSectionAndOneVerdictRow(@TempDir Path dir) throws Exception {
+        Path json = Fixtures.everything().write(dir.resolve("run"));
+        ClaimsReport.Written w = ClaimsReport.write(List.of(json), dir.resolve("out"), ClaimCatalog.all());
+        String md = Files.readString(w.markdown());
+        String html = Files.readString(w.html());
+        assertEquals(18, ClaimCatalog.all().size());
+        for (Claim c : ClaimCatalog.all()) {
+            String id = Pattern.quote(c.id());
+            assertEquals(1, count(md, "^## " + id + ": "), c.id() + " section in report.md");
+            assertEquals(1, count(md, "^\\| " + id + " \\|"), c.id() + " verdict row in report.md");
+            assertEquals(1, count(html, "<h2 id=\"" + id + "\">"), c.id() + " section in report.html");
+            assertEquals(1, count(html, "<tr><td>" + id + "</td>"), c.id() + " verdict row in report.html");
+        }
+        assertEquals(0, w.count(Verdict.MISSING), w::summary);
+        assertTrue(md.indexOf("## The machine") < md.indexOf("## Verdicts"), "the report opens with the machine");
+        assertTrue(md.contains("recorded by the suite") || md.contains("where this report was generated"));
+        assertTrue(md.contains("the results' JSON (JMH)"));
+    }
+
+    @Test
+    void theHtmlHasNoExternalReferences(@TempDir Path dir) throws Exception {
+        Path json = Fixtures.everything().write(dir.resolve("run"));
+        Path graph = dir.resolve("run").resolve(FlameGraphs.SUITE_DIR)
+                .resolve(FlameGraphs.directoryName("loopbench.bench." + ClaimCatalog.L4_RST.benchmark(), ClaimCatalog.L4_RST.params()))
+                .resolve("cpu-proxy.html");
+        Files.createDirectories(graph.getParent());
+        Files.writeString(graph, "<html>flame</html>");
+        ClaimsReport.Written w = ClaimsReport.write(List.of(json), dir.resolve("out"), ClaimCatalog.all());
+        String html = Files.readString(w.html(), StandardCharsets.UTF_8);
+
+        List<String> bad = new ArrayList<>();
+        Matcher attr = Pattern.compile("(?i)\\b(src|href|action|poster|data)\\s*=\\s*\"([^\"]*)\"").matcher(html);
+        int images = 0;
+        int links = 0;
+        while (attr.find()) {
+            String name = attr.group(1).toLowerCase();
+            String value = attr.group(2);
+            if (name.equals("src")) {
+                images++;
+                if (!value.startsWith("data:image/png;base64,")) {
+                    bad.add("src=" + value);
+                }
+            } else if (name.equals("href")) {
+                links++;
+                if (value.contains("://") || value.startsWith("//") || value.startsWith("/") || value.contains(":")) {
+                    bad.add("href=" + value);
+                }
+            } else {
+                bad.add(name + "=" + value);
+            }
+        }
+        assertTrue(bad.isEmpty(), () -> "external references: " + bad);
+        assertFalse(Pattern.compile("(?i)<(script|link|iframe|object|embed)\\b").matcher(html).find(), "no scripts, stylesheets or frames");
+        assertFalse(Pattern.compile("(?i)url\\(|@import|https?://").matcher(html).find(), "no URLs at all");
+        assertTrue(images >= 10, "charts are embedded: " + images);
+        assertTrue(links >= 1, "the flame graph is linked");
+        // The flame graph link is relative to the report and resolves.
+        Matcher href = Pattern.compile("href=\"([^\"]*cpu-proxy.html)\"").matcher(html);
+        assertTrue(href.find(), "a link to the flame graph");
+        assertTrue(Files.isRegularFile(w.html().getParent().resolve(href.group(1))), href.group(1));
+    }
+
+    @Test
+    void theMarkdownLinksItsChartsRelatively(@TempDir Path dir) throws Exception {
+        Path json = Fixtures.everything().write(dir.resolve("run"));
+        ClaimsReport.Written w = ClaimsReport.write(List.of(json), dir.resolve("out"), ClaimCatalog.all());
+        String md = Files.readString(w.markdown());
+        Matcher img = Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)").matcher(md);
+        int n = 0;
+        while (img.find()) {
+            n++;
+            Path png = w.markdown().getParent().resolve(img.group(1));
+            assertTrue(img.group(1).startsWith(ClaimsReport.CHARTS + "/") && Files.isRegularFile(png), img.group(1));
+        }
+        assertEquals(w.charts().size(), Files.list(w.markdown().getParent().resolve(ClaimsReport.CHARTS)).count());
+        assertTrue(n >= w.charts().size(), "every chart is shown at least once");
+    }
+
+    @Test
+    void aMissingClaimNamesItsProfileLineAndReproduceCommands(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100, 101, 99);
+        ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C000-1")));
+        String md = Files.readString(w.markdown());
+        assertTrue(md.contains("**Verdict: MISSING**"), md);
+        assertTrue(md.contains("Produced by these lines of `profiles/claims.jmh`:\n\n```\n" + ClaimCatalog.LINE_THREADS), md);
+        assertTrue(md.contains("java -jar target/benchmarks.jar " + ClaimCatalog.LINE_THREADS + " -rf json -rff C000-1-"), md);
+        assertTrue(md.contains("java -jar target/loopbench.jar claims C000-1-1.json C000-1-2.json C000-1-3.json --claim C000-1"), md);
+    }
+
+    @Test
+    void aJdkGuardedLineIsReproducedWithoutItsGuard() {
+        String commands = ClaimsReport.reproduce(ClaimCatalog.byId().get("C001-3"));
+        assertTrue(commands.contains("java -jar target/benchmarks.jar BlockingWorkEndToEndBenchmark.requests -p workMs=10 "
+                + "-p strategy=virtual-thread"), commands);
+        assertTrue(commands.contains("# JDK 21+ only"), commands);
+        assertFalse(commands.contains("[jdk>="), commands);
+    }
+}

@@ -1,0 +1,70 @@
+package loopbench.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code claims}: a report from a real JMH JSON, and bad usage. */
+class ClaimsCommandTest {
+
+    /** A real run: PipelineCostBenchmark, layer=direct,4,7, GET of 1 KiB, 3 forks x 3 iterations (a busy machine). */
+    private static Path real() throws Exception {
+        return Paths.get(ClaimsCommandTest.class.getResource("/loopbench/claims/pipeline-cost-3-forks.json").toURI());
+    }
+
+    @Test
+    void aRealRunGetsItsVerdictsAndTheRestNameTheirProfileLines(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report");
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", real().toString(), "--out", out.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+        // The L7 proxy's byte counts are exact: its extra request header is a certain verdict.
+        assertTrue(r.out().contains("C000-8  CONFIRMED"), r::toString);
+        assertTrue(r.out().contains("C003-1  NOT-TESTABLE-HERE"), r::toString);
+        assertTrue(r.out().contains("C000-3  MISSING"), r::toString);
+        assertTrue(r.out().contains("18 claims"), r::toString);
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("ProxyEndToEndBenchmark.requests -p layer=4,7"), "a missing claim names its profile line");
+        assertTrue(Files.isRegularFile(out.resolve("report.html")));
+        assertTrue(Files.isRegularFile(out.resolve("charts/proxy-bytes.png")));
+    }
+
+    @Test
+    void oneClaimOnly(@TempDir Path dir) throws Exception {
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", real().toString(), "--out", dir.toString(),
+                "--claim", "C000-8,C000-2");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("2 claims") && !r.out().contains("C000-1 "), r::toString);
+    }
+
+    @Test
+    void badUsageExits2NamingTheValidValues(@TempDir Path dir) throws Exception {
+        CliArgumentsTest.Result unknown = CliArgumentsTest.run("claims", real().toString(), "--out", dir.toString(),
+                "--claim", "C999-9");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("'C999-9'") && unknown.err().contains("C000-1") && unknown.err().contains("C004-1"),
+                unknown::toString);
+
+        CliArgumentsTest.Result none = CliArgumentsTest.run("claims");
+        assertEquals(2, none.exitCode(), none::toString);
+        assertTrue(none.err().contains("RESULTS.json"), none::toString);
+
+        Path notJmh = Files.writeString(dir.resolve("x.json"), "{\"hello\": 1}");
+        CliArgumentsTest.Result wrong = CliArgumentsTest.run("claims", notJmh.toString(), "--out", dir.resolve("o").toString());
+        assertEquals(2, wrong.exitCode(), wrong::toString);
+        assertTrue(wrong.err().contains("x.json") && wrong.err().contains("-rf json"), wrong::toString);
+
+        Path file = Files.writeString(dir.resolve("a-file"), "");
+        CliArgumentsTest.Result outIsFile = CliArgumentsTest.run("claims", real().toString(), "--out", file.toString());
+        assertEquals(2, outIsFile.exitCode(), outIsFile::toString);
+
+        CliArgumentsTest.Result missing = CliArgumentsTest.run("claims", dir.resolve("nope.json").toString());
+        assertEquals(1, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().contains("no such file") && missing.err().contains("nope.json"), missing::toString);
+    }
+}
