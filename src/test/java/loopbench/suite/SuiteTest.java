@@ -2,6 +2,7 @@ package loopbench.suite;
 
 import loopbench.profile.ProfileLine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 
