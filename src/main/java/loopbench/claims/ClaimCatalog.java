@@ -24,18 +24,19 @@ public final class ClaimCatalog {
     static final String LINE_AGGREGATOR = "AggregatorBenchmark -p maxContentLength=2000,100000000 -p encoding=fixed -p bodySize=1500 -f 5 -wi 3 -w 1 -i 5 -r 1";
     static final String LINE_RECV = "RecvBufferPredictionBenchmark -p predictor=adaptive,fixed:2048,halving -p messageSize=5120 -p arrival=mss1448 -f 3 -wi 1 -w 1 -i 3 -r 1";
     static final String LINE_OFFLOAD = "OffloadBenchmark -p strategy=none,pipeline-executor -p connections=4 -p bodySize=1024 -p executorThreads=4 -f 3 -wi 10 -w 1 -i 5 -r 1 -prof loopbench.bench.ProcCpuProfiler";
-    static final String LINE_DIRECT = "ProxyEndToEndBenchmark.requests -p layer=direct -p threadModel=reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_THREADS = "ProxyEndToEndBenchmark.requests -p layer=4,7 -p threadModel=individual-group,reuse-server-group,reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_ALLOCATORS = "ProxyEndToEndBenchmark.requests -p layer=7 -p threadModel=reuse-server-thread -p transport=nio -p allocator=pooled,unpooled -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_TRANSPORTS = "ProxyEndToEndBenchmark.requests -p layer=4 -p threadModel=reuse-server-thread -p transport=epoll,io_uring -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_PAGE = "ProxyEndToEndBenchmark.requests -p layer=direct,7 -p threadModel=reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=200 -p bodySize=26650 -p maxContentLength=65536 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_WARMUP = "ProxyWarmupBenchmark.coldStart -p layer=4,7 -f 3";
-    static final String LINE_HELLO = "BlockingWorkEndToEndBenchmark.requests -p workMs=0 -p strategy=block-event-loop -p connections=1000 -f 3 -wi 2 -w 2 -i 3 -r 2";
-    static final String LINE_BLOCKING = "BlockingWorkEndToEndBenchmark.requests -p workMs=10 -p strategy=block-event-loop,pipeline-executor,offload-executor,timer -p connections=1000 -f 3 -wi 1 -w 5 -i 3 -r 5";
-    static final String LINE_VIRTUAL = "[jdk>=21] BlockingWorkEndToEndBenchmark.requests -p workMs=10 -p strategy=virtual-thread -p connections=1000 -f 3 -wi 1 -w 5 -i 3 -r 5";
-    static final String LINE_ECHO = "EchoEndToEndBenchmark.messages -p server=netty,mina -p messageSize=1024,5120,10240,51200,102400 -p recvAllocator=adaptive -p executor=none -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_ECHO_RECV = "EchoEndToEndBenchmark.messages -p server=netty -p messageSize=5120 -p recvAllocator=fixed:2048,halving -p executor=none -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2";
-    static final String LINE_ECHO_EXECUTOR = "EchoEndToEndBenchmark.messages -p server=netty -p messageSize=1024 -p recvAllocator=adaptive -p executor=group -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2";
+    static final String LINE_DIRECT = "ProxyEndToEndBenchmark.requests -p layer=direct -p threadModel=reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 5 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_THREADS = "ProxyEndToEndBenchmark.requests -p layer=4,7 -p threadModel=individual-group,reuse-server-group,reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 5 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_ALLOCATORS = "ProxyEndToEndBenchmark.requests -p layer=7 -p threadModel=reuse-server-thread -p transport=nio -p allocator=pooled,unpooled -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 5 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_TRANSPORTS = "ProxyEndToEndBenchmark.requests -p layer=4 -p threadModel=reuse-server-thread -p transport=epoll,io_uring -p allocator=adaptive -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -f 3 -wi 5 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_PAGE = "ProxyEndToEndBenchmark.requests -p layer=direct,7 -p threadModel=reuse-server-thread -p transport=nio -p allocator=adaptive -p connections=200 -p bodySize=26650 -p maxContentLength=65536 -f 3 -wi 5 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_WARMUP = "ProxyWarmupBenchmark.coldProxy -p layer=4,7 -f 3 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_HELLO = "BlockingWorkEndToEndBenchmark.requests -p workMs=0 -p strategy=block-event-loop -p connections=1000 -f 3 -wi 2 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_BLOCKING = "BlockingWorkEndToEndBenchmark.requests -p workMs=10 -p strategy=block-event-loop,pipeline-executor,offload-executor,timer -p connections=1000 -f 3 -wi 1 -w 5 -i 3 -r 5 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_VIRTUAL = "[jdk>=21] BlockingWorkEndToEndBenchmark.requests -p workMs=10 -p strategy=virtual-thread -p connections=1000 -f 3 -wi 1 -w 5 -i 3 -r 5 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_ECHO = "EchoEndToEndBenchmark.messages -p server=netty -p messageSize=1024,5120,10240,51200,102400 -p recvAllocator=adaptive -p executor=none -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_ECHO_MINA = "EchoEndToEndBenchmark.messages -p server=mina -p messageSize=1024,5120,10240,51200,102400 -p recvAllocator=halving -p executor=none -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_ECHO_RECV = "EchoEndToEndBenchmark.messages -p server=netty -p messageSize=5120 -p recvAllocator=fixed:2048,halving -p executor=none -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
+    static final String LINE_ECHO_EXECUTOR = "EchoEndToEndBenchmark.messages -p server=netty -p messageSize=1024 -p recvAllocator=adaptive -p executor=group -p connections=64 -f 3 -wi 3 -w 2 -i 3 -r 2 -prof loopbench.bench.EndToEndProfiler";
 
     // ---- The articles ----------------------------------------------------------------------------------------
     static final Article PROXY_ARTICLE = new Article("基于Netty的四层和七层代理性能方面的一些压力测试",
@@ -102,7 +103,7 @@ public final class ClaimCatalog {
     static final String PROXY_E2E = "ProxyEndToEndBenchmark.requests";
     static final String BLOCKING_E2E = "BlockingWorkEndToEndBenchmark.requests";
     static final String ECHO_E2E = "EchoEndToEndBenchmark.messages";
-    static final String WARMUP_E2E = "ProxyWarmupBenchmark.coldStart";
+    static final String WARMUP_E2E = "ProxyWarmupBenchmark.coldProxy";
 
     static Selection proxy(String label, String line, String layer, String threadModel, String transport,
                            String allocator, int connections, int bodySize, int maxContentLength) {
@@ -153,7 +154,7 @@ public final class ClaimCatalog {
 
     static final List<Integer> ECHO_SIZES = List.of(1024, 5120, 10240, 51200, 102400);
     static final Selection NETTY_ECHO = echo("Netty", LINE_ECHO, "netty", 1024, "adaptive", "none");
-    static final Selection MINA_ECHO = echo("Mina", LINE_ECHO, "mina", 1024, "adaptive", "none");
+    static final Selection MINA_ECHO = echo("Mina", LINE_ECHO_MINA, "mina", 1024, "halving", "none");
     static final Selection NETTY_1K = NETTY_ECHO;
     static final Selection NETTY_10K = NETTY_ECHO.with("Netty 10 KiB", "messageSize", "10240");
     static final Selection NETTY_100K = NETTY_ECHO.with("Netty 100 KiB", "messageSize", "102400");
