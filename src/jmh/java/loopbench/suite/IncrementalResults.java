@@ -1,5 +1,6 @@
 package loopbench.suite;
 
+import loopbench.report.AtomicFile;
 import loopbench.report.ResultTable;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -10,9 +11,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,9 +52,7 @@ final class IncrementalResults {
 
     private static void replace(Path target, byte[] content) {
         try {
-            Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-            Files.write(tmp, content);
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.write(target, content);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package loopbench.claims;
 
+import loopbench.report.AtomicFile;
 import loopbench.report.JmhResult;
 import org.knowm.xchart.internal.chartpart.Chart;
 
@@ -7,7 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -275,8 +276,6 @@ public final class ClaimsReport {
     }
 
     private static void replace(Path target, byte[] content) throws IOException {
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.write(tmp, content);
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(target, content);
     }
 }

@@ -7,6 +7,7 @@ import loopbench.load.LoadGenerator;
 import loopbench.load.LoadResult;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
+import loopbench.report.AtomicFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,10 +16,7 @@ import sun.misc.Signal;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 
 @Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
@@ -107,18 +105,8 @@ final class LoadCommand implements Callable<Integer> {
         }
         System.out.print(result.summary());
         if (json != null) {
-            write(json, result.toJsonString());
+            AtomicFile.write(json, result.toJsonString());
         }
         return result.exitCode();
-    }
-
-    private static void write(Path file, String text) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -1,5 +1,6 @@
 package loopbench.gate;
 
+import loopbench.report.AtomicFile;
 import loopbench.profile.ProfileLine;
 import loopbench.report.Comparison;
 import loopbench.report.JmhResult;
@@ -14,7 +15,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
+
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -254,13 +255,7 @@ public final class Gate {
     }
 
     private static void replace(Path target, String content) throws IOException {
-        Path parent = target.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.writeString(tmp, content, StandardCharsets.UTF_8);
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(target, content);
     }
 
     /** Fork files of an earlier gate in the same directory would mix with this one's: they go (only ours). */

@@ -264,13 +264,7 @@ final class Connection {
     }
 
     private void replaceChannel() {
-        Channel ch = channel;
-        if (ch != null) {
-            active = false;
-            channel = null;
-            run.connectionDown();
-            ch.close();
-        }
+        stop();
         scheduleReconnect();
     }
 
