@@ -14,9 +14,10 @@ import java.util.Objects;
  * @param threadModel      which event loop the backend connections run on
  * @param maxContentLength L7 only: the largest request or response body accepted (bytes)
  * @param l7Mode           L7 only: aggregate whole messages, or stream their pieces
+ * @param backendPool      L7 only: a backend connection per client connection, or a keep-alive pool per event loop
  */
 public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength,
-                          L7Mode l7Mode) {
+                          L7Mode l7Mode, BackendPool backendPool) {
 
     /** 8 MiB: large enough for the test bodies (up to 1 MiB), small enough to bound memory per connection. */
     public static final int DEFAULT_MAX_CONTENT_LENGTH = 8 * 1024 * 1024;
@@ -26,9 +27,20 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
             throw new IllegalArgumentException("max content length must be >= 0, was " + maxContentLength);
         }
         Objects.requireNonNull(l7Mode, "l7Mode");
+        Objects.requireNonNull(backendPool, "backendPool");
+        if (layer == Layer.L4 && backendPool != BackendPool.PER_CLIENT) {
+            throw new IllegalArgumentException("backend pool '" + backendPool.cliName() + "' needs layer 7: an L4 relay's"
+                    + " backend connection carries one client's byte stream and cannot be shared; valid with layer 4: "
+                    + BackendPool.PER_CLIENT.cliName());
+        }
     }
 
-    /** The defaults for everything not given: L7 aggregates. */
+    /** The defaults for everything not given: L7 aggregates, one backend connection per client connection. */
+    public ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength,
+                       L7Mode l7Mode) {
+        this(layer, backend, threadModel, maxContentLength, l7Mode, BackendPool.PER_CLIENT);
+    }
+
     public ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength) {
         this(layer, backend, threadModel, maxContentLength, L7Mode.AGGREGATE);
     }
@@ -38,11 +50,15 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
     }
 
     public ProxyConfig withL7Mode(L7Mode mode) {
-        return new ProxyConfig(layer, backend, threadModel, maxContentLength, mode);
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, mode, backendPool);
     }
 
     public ProxyConfig withMaxContentLength(int bytes) {
-        return new ProxyConfig(layer, backend, threadModel, bytes, l7Mode);
+        return new ProxyConfig(layer, backend, threadModel, bytes, l7Mode, backendPool);
+    }
+
+    public ProxyConfig withBackendPool(BackendPool pool) {
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, pool);
     }
 
     /** The value of the Host header sent to the backend. */

@@ -50,8 +50,11 @@ class BackpressureTest {
     static final int ECHO_TOTAL = 96 * 1024 * 1024;
     static final long ECHO_BOUND = 48L * 1024 * 1024;
 
+    /** Every thread model per client; the pool (whose backpressure is the same code) on the default model only. */
     static Stream<Arguments> modesAndModels() {
-        return Rig.combinations(L7Mode.values(), ThreadModel.values());
+        return Stream.concat(Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_CLIENT}, ThreadModel.values()),
+                Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_LOOP},
+                        new Object[] {ThreadModel.REUSE_SERVER_THREAD}));
     }
 
     private static void report(String what, long stalledAt) {
@@ -136,9 +139,9 @@ class BackpressureTest {
      * L7, a client that pipelines many GETs for 1 MiB bodies and reads nothing: the proxy forwards a request only
      * when the previous response has gone out, so the backend serves a bounded number of them.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, ThreadModel model) throws Exception {
+    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         int requests = 64;
         int size = 1024 * 1024;
         AtomicLong served = new AtomicLong();
@@ -155,7 +158,7 @@ class BackpressureTest {
                  }
              });
              LoopbackServer proxy = ProxyServer.start(Rig.options(),
-                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -163,7 +166,7 @@ class BackpressureTest {
             }
             c.send(all.toByteArray()); // a few KiB: the kernel takes it all at once
             long stalledAt = Stall.await(served::get, null);
-            report("L7 " + mode + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
+            report("L7 " + mode + " " + pool + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
             assertTrue(stalledAt < requests, "the backend served every request although the client read nothing");
             assertTrue(stalledAt * size <= BOUND, "the backend served " + stalledAt + " responses of 1 MiB while the client read nothing");
             for (int i = 0; i < requests; i++) {
@@ -180,9 +183,9 @@ class BackpressureTest {
      * L7, a client pipelining POSTs of 1 MiB to a backend that does not read yet: the proxy stops reading the client
      * while a request is in progress, so the client's writes stall; once the backend serves, every body is echoed.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void l7BackendThatDoesNotReadStallsTheClient(L7Mode mode, ThreadModel model) throws Exception {
+    void l7BackendThatDoesNotReadStallsTheClient(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         int size = 1024 * 1024;
         int requests = TOTAL / size;
         CountDownLatch startReading = new CountDownLatch(1);
@@ -198,7 +201,7 @@ class BackpressureTest {
                  }
              });
              LoopbackServer proxy = ProxyServer.start(Rig.options(),
-                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -207,7 +210,7 @@ class BackpressureTest {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(all.toByteArray(), written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L7 " + mode + " slow backend " + model, stalledAt);
+            report("L7 " + mode + " " + pool + " slow backend " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + requests + " requests although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();

@@ -37,8 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * config's proxy is started once and sees request and response bodies of 0 B, 1 B, 64 KiB and 1 MiB one after another
  * on a keep-alive connection, the same mixed with GET and HEAD in one pipelined write, and 128 connections open at
  * once, each with its own body. The backend is one origin (POST echoes the body, GET answers ResponseBody.bytes).
- * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers. L7 in stream mode
- * runs the same checks for every thread model and transport.
+ * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers. L7 in stream mode,
+ * and L7 with a backend pool per event loop (both modes), run the same checks for every thread model and transport.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProxyMatrixTest {
@@ -96,6 +96,23 @@ class ProxyMatrixTest {
     void bytesArriveIntactWhenStreaming(ThreadModel model, Transport transport) throws Exception {
         try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
                 ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(L7Mode.STREAM))) {
+            sequential(proxy.port());
+            pipelined(proxy.port());
+            concurrent(proxy.port());
+        }
+        Rig.assertNoThreads("proxy");
+    }
+
+    /** A keep-alive pool per event loop, shared by the client connections: every L7 mode x thread model x transport. */
+    static Stream<Arguments> pooledConfigs() {
+        return Rig.combinations(L7Mode.values(), ThreadModel.values(), Transport.values());
+    }
+
+    @ParameterizedTest(name = "L7 {0} per-loop {1} {2}")
+    @MethodSource("pooledConfigs")
+    void bytesArriveIntactThroughAPerLoopPool(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
+        try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode).withBackendPool(BackendPool.PER_LOOP))) {
             sequential(proxy.port());
             pipelined(proxy.port());
             concurrent(proxy.port());
