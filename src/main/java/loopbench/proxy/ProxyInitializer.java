@@ -27,7 +27,7 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
         switch (config.layer()) {
             case L4:
                 ch.config().setAutoRead(false); // read only when what was read before has gone out
-                p.addLast("l4-frontend", new L4FrontendHandler(connector));
+                p.addLast("l4-frontend", new L4FrontendHandler(connector, config.l4Mode()));
                 break;
             case L7:
                 // A client that half-closes after its requests still gets its responses (L7FrontendHandler).

@@ -2,7 +2,9 @@ package loopbench.proxy;
 
 import loopbench.echo.EchoConfig;
 import loopbench.echo.EchoServer;
+import loopbench.knobs.Allocator;
 import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
 import loopbench.server.LoopbackServer;
 import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
@@ -13,7 +15,6 @@ import loopbench.testing.Stall;
 import loopbench.testing.TestBackend;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
@@ -61,18 +62,30 @@ class BackpressureTest {
         System.err.println("backpressure " + what + ": sender stalled after " + stalledAt + " bytes");
     }
 
+    /** L4: every thread model copying; splicing on epoll with reuse-server-thread, where it runs. */
+    static Stream<Arguments> l4Modes() {
+        return Stream.concat(Rig.combinations(new Object[] {L4Mode.COPY}, ThreadModel.values()),
+                Stream.of(Arguments.of(L4Mode.SPLICE, ThreadModel.REUSE_SERVER_THREAD)));
+    }
+
+    private static LoopbackServer l4Proxy(L4Mode mode, ThreadModel model, java.net.InetSocketAddress backend) {
+        Transport transport = mode == L4Mode.SPLICE ? Transport.EPOLL : Transport.NIO;
+        return ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                ProxyConfig.of(Layer.L4, backend, model).withL4Mode(mode));
+    }
+
     /** L4 in front of the echo server: the client sends and does not read; the echo comes back through the proxy. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4ClientThatDoesNotReadStallsTheSender(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4ClientThatDoesNotReadStallsTheSender(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(1, ECHO_TOTAL);
         try (LoopbackServer echo = EchoServer.start(Rig.options(), EchoConfig.defaults());
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, echo.address());
+             LoopbackServer proxy = l4Proxy(mode, model, echo.address());
              Conn c = RawHttp.open(proxy.port())) {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(data, written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L4 echo " + model, stalledAt);
+            report("L4 " + mode + " echo " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + ECHO_TOTAL + " bytes although nobody read");
             assertTrue(stalledAt <= ECHO_BOUND, "accepted " + stalledAt + " bytes while nobody read");
             assertArrayEquals(data, RawHttp.readExactly(c.in(), ECHO_TOTAL), "echo through the proxy after the stall");
@@ -81,9 +94,9 @@ class BackpressureTest {
     }
 
     /** L4 to a backend that does not read: the client's writes stall; once the backend reads, all arrives. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4BackendThatDoesNotReadStallsTheClient(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4BackendThatDoesNotReadStallsTheClient(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(2, TOTAL);
         CountDownLatch startReading = new CountDownLatch(1);
         CompletableFuture<byte[]> received = new CompletableFuture<>();
@@ -91,12 +104,12 @@ class BackpressureTest {
                  startReading.await(60, TimeUnit.SECONDS);
                  received.complete(RawHttp.readExactly(socket.getInputStream(), TOTAL));
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, backend.address());
+             LoopbackServer proxy = l4Proxy(mode, model, backend.address());
              Conn c = RawHttp.open(proxy.port())) {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(data, written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L4 slow backend " + model, stalledAt);
+            report("L4 " + mode + " slow backend " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + TOTAL + " bytes although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();
@@ -107,9 +120,9 @@ class BackpressureTest {
     }
 
     /** L4 from a backend that sends to a client that does not read: the backend's writes stall. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4ClientThatDoesNotReadStallsTheBackend(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4ClientThatDoesNotReadStallsTheBackend(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(3, TOTAL);
         AtomicLong written = new AtomicLong();
         CompletableFuture<Void> backendDone = new CompletableFuture<>();
@@ -123,10 +136,10 @@ class BackpressureTest {
                  backendDone.complete(null);
                  socket.getInputStream().read(); // wait for the close
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, backend.address());
+             LoopbackServer proxy = l4Proxy(mode, model, backend.address());
              Conn c = RawHttp.open(proxy.port())) {
             long stalledAt = Stall.await(written::get, backendDone);
-            report("L4 slow client " + model, stalledAt);
+            report("L4 " + mode + " slow client " + model, stalledAt);
             assertFalse(backendDone.isDone(), "the backend wrote all " + TOTAL + " bytes although the client read nothing");
             assertTrue(stalledAt <= BOUND, "the proxy accepted " + stalledAt + " bytes while the client read nothing");
             assertArrayEquals(data, RawHttp.readExactly(c.in(), TOTAL));
