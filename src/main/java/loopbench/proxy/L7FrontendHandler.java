@@ -41,7 +41,8 @@ import java.util.concurrent.RejectedExecutionException;
  * followed by body pieces up to a {@link LastHttpContent}; with the aggregator ({@link L7Mode#AGGREGATE}) both
  * come as one {@code FullHttpRequest}, and responses as one {@code FullHttpResponse}, so the same code serves
  * both modes. Requests are handled one at a time, in order (an exchange ends when the request has been read
- * whole and its response written), over one keep-alive backend connection.
+ * whole and its response written, or queued while the client channel is writable), over a keep-alive backend
+ * connection.
  *
  * <p>Reading the client: AUTO_READ stays on while nothing waits, so the common case costs no epoll_ctl per
  * request. It goes off, and the {@link ReadGate} also holds back the reads the decoder asks for, while a
@@ -52,7 +53,8 @@ import java.util.concurrent.RejectedExecutionException;
  * --max-content-length.
  *
  * <p>Writes to the backend are flushed once per client read batch ({@code channelReadComplete}), and streamed
- * response pieces once per backend read batch; a whole response is flushed when written.
+ * response pieces once per backend read batch; a whole response is flushed when written, without a promise: the
+ * exchange ends when it is queued and the client channel is (again) writable.
  *
  * <p>All state is touched only on the client channel's event loop; what happens on the backend channel
  * (which, depending on the thread model, may run on another thread) is handed over with
@@ -79,7 +81,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private final boolean streaming;
     /** Requests (or their pieces) read and not handled yet, in order. */
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
-    /** One listener for every response's last write: none allocated per request. */
+    /** One listener for the last write of a response that closes or of an error answer: none allocated per request. */
     private final ChannelFutureListener responseWritten = this::responseWritten;
 
     /** The loop's pool of idle backend connections ({@link BackendPool#PER_LOOP}), or null (one per client). */
@@ -126,6 +128,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean readingPaused;
     /** Stream mode: the backend is not read while the client channel is not writable. */
     private boolean backendReadPaused;
+    /** The exchange's response is queued; the exchange ends when the client channel is writable again. */
+    private boolean awaitingClientWritable;
     private boolean backendFlushPending;
     private boolean clientFlushPending;
     /** The client shut its side down (half-close): answer what it sent, then close. */
@@ -534,7 +538,19 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             returnBackend(); // before the response is written: another client may use the connection meanwhile
         }
         clientFlushPending = false;
-        ctx.writeAndFlush(last).addListener(responseWritten);
+        if (!clientKeepAlive) {
+            ctx.writeAndFlush(last).addListener(responseWritten); // closes once written
+            return;
+        }
+        // No promise (a failed write fires exceptionCaught, which closes): the exchange ends once the response is
+        // queued and the client channel still takes more, so at most the write buffer's high water mark plus one
+        // response wait per connection, without a promise, a PromiseCombiner and a listener call per response.
+        ctx.writeAndFlush(last, ctx.voidPromise());
+        if (ctx.channel().isWritable()) {
+            responseSent();
+        } else {
+            awaitingClientWritable = true; // channelWritabilityChanged ends the exchange
+        }
     }
 
     /** From the backend channel (stream mode): the end of a read batch. */
@@ -566,6 +582,10 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
             resumeBackendReading();
+            if (awaitingClientWritable) {
+                awaitingClientWritable = false;
+                responseSent();
+            }
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -655,6 +675,11 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             f.channel().close();
             return;
         }
+        responseSent();
+    }
+
+    /** The exchange's response has gone to the client channel (written, or queued while the channel takes more). */
+    private void responseSent() {
         if (closed) {
             return;
         }
