@@ -30,6 +30,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
@@ -76,6 +77,8 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ProxyConfig config;
+    /** The Host header sent to the backend, made once. */
+    private final AsciiString backendHost;
     private final BackendConnector connector;
     private final ReadGate gate;
     private final boolean streaming;
@@ -121,6 +124,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private HttpRequest retryHead;
     private boolean retried;
 
+    /** The client's address for X-Forwarded-For, made at its first request. */
+    private AsciiString clientIp;
     private HttpVersion clientVersion = HttpVersion.HTTP_1_1;
     private boolean clientKeepAlive;
     private boolean closed;
@@ -137,6 +142,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate, KeepAlivePool.PerLoop pools) {
         this.config = config;
+        this.backendHost = ProxyHeaders.hostValue(config.backendHostHeader());
         this.connector = connector;
         this.gate = gate;
         this.streaming = config.l7Mode() == L7Mode.STREAM;
@@ -256,7 +262,10 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                         Unpooled.EMPTY_BUFFER), ctx.voidPromise());
             }
         }
-        ProxyHeaders.forBackend(request, config.backendHostHeader(), ctx.channel().remoteAddress());
+        if (clientIp == null) {
+            clientIp = ProxyHeaders.clientIp(ctx.channel().remoteAddress());
+        }
+        ProxyHeaders.forBackend(request, backendHost, clientIp);
         if (mayRetry(request)) {
             retryHead = request; // its head stays readable after the encoder has released its content
         }
