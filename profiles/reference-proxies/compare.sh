@@ -5,15 +5,25 @@
 #   L7: loopbench --layer 7 (--l7-mode aggregate and stream) vs nginx (proxy_pass, upstream keepalive) vs
 #       HAProxy mode http
 # for a small page (--body-size, 1 KiB) and a large one (--large-body-size, 64 KiB; L4 adds HAProxy with
-# option splice-auto there). For every target: requests/s (wrk) and CPU per request = (utime+stime of the
-# proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
+# option splice-auto there). L7 also measures loopbench with --backend-pool per-loop (a keep-alive pool per event
+# loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and CPU per request = (utime+stime of
+# the proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
 # per request. With --before REV|JAR, loopbench's rows are measured for that git revision (built in a
 # temporary worktree) or jar too, in the same rounds: the before/after table in one command.
+# Every loopbench JVM (origin and proxies, now and before) runs as the suite runs its servers (JvmFlags): a 1 GiB
+# heap, Netty's leak detection off (`java -jar loopbench.jar` alone keeps Netty's default, SIMPLE, which samples
+# buffers with a stack trace: a cost nginx does not pay), Netty's Unsafe path on.
+# The load generators side by side, every round, against the small page's nginx L7 proxy: `wrk -t1 -cC` and
+# loopbench's own `load --io-threads 1 --transport epoll` (with a 10 s warm-up of its own JVM), each one's
+# CPU-µs per request (wrk: its rusage; loopbench: the JSON's generator figures, measured period only), user and
+# sys, and their ratio loopbench/wrk per round (--no-generators skips them).
 #
 # Needs: wrk, haproxy, nginx with the stream module (Debian: apt-get install wrk haproxy nginx-light
 # libnginx-mod-stream) and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/reference-proxies/compare.sh [--rounds N] [--duration S] [--connections C] [--body-size B]
-#          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR] [--out DIR]
+#          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR] [--only REGEX]
+#          [--no-generators] [--out DIR]
+# --only REGEX measures only the targets whose name matches (grep -E), e.g. --only 'L4 65536B'.
 # JIT warm-up: every loopbench proxy is first driven for --warmup seconds (default 60: C2 was still compiling
 # the L7 path after 20 s of load); the reference proxies for 5 s. Then every round measures all targets one
 # after another (interleaved, so a drift in the machine's speed hits all of them alike), each after a 2 s
@@ -25,10 +35,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup=60 ref_warmup=5 settle=2
-out="$root/target/reference-proxies" before=""
+out="$root/target/reference-proxies" before="" only="" generators=1
 java_bin=${JAVA:-java}
 
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -39,9 +49,11 @@ while [ $# -gt 0 ]; do
     --pages) pages=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --before) before=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --no-generators) generators=0; shift ;;
     --out) out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --out DIR" >&2; exit 2 ;;
+    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
 done
 for n in "$rounds" "$duration" "$connections" "$body" "$large_body" "$warmup"; do
@@ -57,6 +69,11 @@ jar="$root/target/loopbench.jar"
 [ -f "$jar" ] || { echo "compare.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 
 hz=$(getconf CLK_TCK)
+# The JVM flags the suite gives its server processes (loopbench.process.JvmFlags.serverDefaults), by JDK release.
+java_feature=$("$java_bin" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')
+jvm_flags=(-Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false)
+[ "${java_feature:-17}" -ge 22 ] && jvm_flags+=(--enable-native-access=ALL-UNNAMED)
+[ "${java_feature:-17}" -ge 23 ] && jvm_flags+=(--sun-misc-unsafe-memory-access=allow)
 work=$(mktemp -d)
 mkdir -p "$out"
 pids=()
@@ -98,7 +115,7 @@ wait_port() { # wait until 127.0.0.1:$1 accepts (at most 20 s)
 # start_loopbench LOGNAME JAR ARGS... : sets $started_pid and $started_port from its "listening on" line.
 start_loopbench() {
   local log="$work/$1.out" which_jar=$2; shift 2
-  "$java_bin" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
+  "$java_bin" "${jvm_flags[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
   started_pid=$!
   pids+=("$started_pid")
   for _ in $(seq 1 200); do
@@ -138,9 +155,12 @@ run_wrk() {
   awk '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { print n, r }' <<<"$res"
 }
 
-# Targets: "name|port|warmup seconds|pids...", measured in this order every round.
+# Targets: "name|port|warmup seconds|pids...", measured in this order every round (those --only matches).
 targets=()
-add_target() { local name=$1 port=$2 warm=$3; shift 3; targets+=("$name|$port|$warm|$*"); }
+add_target() {
+  local name=$1 port=$2 warm=$3; shift 3
+  if [ -z "$only" ] || grep -qE -- "$only" <<<"$name"; then targets+=("$name|$port|$warm|$*"); fi
+}
 
 # One proxy of each kind per page size, in front of an origin serving that page.
 setup_page() {
@@ -158,6 +178,10 @@ setup_page() {
     start_loopbench "lb4-$label-$tag" "$which" "${lb[@]}" --layer 4
     add_target "L4 $label loopbench$suffix" "$started_port" "$warmup" "$started_pid"
   done
+  if [ "$label" = "${large_body}B" ]; then
+    start_loopbench "lb4s-$label" "$jar" "${lb[@]}" --layer 4 --l4-mode splice
+    add_target "L4 $label loopbench splice" "$started_port" "$warmup" "$started_pid"
+  fi
 
   port=$(free_port)
   sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/tcp/" \
@@ -185,9 +209,12 @@ setup_page() {
   done
   start_loopbench "lb7s-$label" "$jar" "${lb[@]}" --layer 7 --l7-mode stream
   add_target "L7 $label loopbench stream" "$started_port" "$warmup" "$started_pid"
+  start_loopbench "lb7p-$label" "$jar" "${lb[@]}" --layer 7 --backend-pool per-loop
+  add_target "L7 $label loopbench aggregate per-loop" "$started_port" "$warmup" "$started_pid"
 
   start_nginx "http-$label" "$here/nginx.conf" "$backend_port"
   add_target "L7 $label nginx proxy_pass keepalive" "$started_port" "$ref_warmup" "${started_pids[@]}"
+  [ "$label" = "${body}B" ] && generator_port=$started_port
 
   port=$(free_port)
   sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/http/" \
@@ -221,6 +248,7 @@ start_nginx() {
   echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}"
   printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n'
 } >"$out/runs.tsv"
+printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' >"$out/generators.tsv"
 
 # measure NAME PORT PIDS... : a short settle run, then one measured wrk run; appends to runs.tsv
 measure() {
@@ -240,6 +268,44 @@ measure() {
     "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx"
 }
 
+# measure_generators PORT: wrk, then loopbench's load generator, against the same target; appends to generators.tsv.
+# wrk's CPU is its own rusage (it has no warm-up: all of its run is measured); loopbench's comes from its JSON
+# (its JVM's CPU from /proc over the measured period only, after a 10 s warm-up of its own).
+measure_generators() {
+  local port=$1 res
+  run_wrk "$port" "$settle" >/dev/null
+  res=$(python3 - "$port" "$connections" "$duration" <<'PY'
+import re, resource, subprocess, sys
+port, conns, dur = sys.argv[1:4]
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+out = subprocess.run(['wrk', '-t1', '-c' + conns, '-d' + dur + 's', f'http://127.0.0.1:{port}/'],
+                     capture_output=True, text=True).stdout
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+if re.search(r'Non-2xx|Socket errors', out):
+    sys.exit('wrk saw errors:\n' + out)
+n = int(re.search(r'(\d+) requests in', out).group(1))
+rps = float(re.search(r'Requests/sec:\s+([\d.]+)', out).group(1))
+user = (after.ru_utime - before.ru_utime) * 1e6 / n
+sys_ = (after.ru_stime - before.ru_stime) * 1e6 / n
+ctx = (after.ru_nvcsw + after.ru_nivcsw - before.ru_nvcsw - before.ru_nivcsw) / n
+print(f'{n}\t{rps:.0f}\t{user + sys_:.2f}\t{user:.2f}\t{sys_:.2f}\t{ctx:.3f}')
+PY
+)
+  printf '%s\twrk -t1 -c%s\t%s\n' "$round" "$connections" "$res" >>"$out/generators.tsv"
+  "$java_bin" "${jvm_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" --connections "$connections" --io-threads 1 \
+    --transport epoll --warmup 10s --duration "${duration}s" --json "$work/load.json" >"$work/load.out" 2>"$work/load.err" \
+    || { echo "compare.sh: loopbench load failed:" >&2; cat "$work/load.out" "$work/load.err" >&2; exit 1; }
+  res=$(python3 - "$work/load.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); g = r['generator']
+print(f"{r['requests']}\t{r['requestsPerSecond']:.0f}\t{g['cpuMicrosPerRequest']:.2f}\t{g['userMicrosPerRequest']:.2f}"
+      f"\t{g['systemMicrosPerRequest']:.2f}\t{g['contextSwitchesPerRequest']:.3f}")
+PY
+)
+  printf '%s\tloopbench load --io-threads 1\t%s\n' "$round" "$res" >>"$out/generators.tsv"
+  tail -n 2 "$out/generators.tsv" | awk -F'\t' '{ printf "  round %s generator %-30s %9s req/s  %7s CPU-us/req (user %s, sys %s)\n", $1, $2, $4, $5, $6, $7 }'
+}
+
 echo "warming up: ${warmup}s per loopbench proxy, ${ref_warmup}s per reference"
 for t in "${targets[@]}"; do
   IFS='|' read -r name port warm _ <<<"$t"
@@ -254,6 +320,9 @@ for round in $(seq 1 "$rounds"); do
     # shellcheck disable=SC2086 # pids are words
     measure "$name" "$port" $tpids
   done
+  if [ "$generators" = 1 ] && [ -n "${generator_port:-}" ]; then
+    measure_generators "$generator_port"
+  fi
 done
 
 # Medians over rounds (min..max in brackets), then loopbench vs the best reference, round by round.
@@ -293,3 +362,37 @@ for group in groups:
             common = max(set(best), key=best.count)
             print(f"| {ours} | {span(ratios, '{:.2f}')} | {common} | <= 1.00: {met} |")
 PY
+
+# The load generators: CPU per request of each, and loopbench's as a ratio to wrk's in the same round.
+if [ "$(wc -l <"$out/generators.tsv")" -gt 1 ]; then
+  python3 - "$out/generators.tsv" <<'PY' | tee -a "$out/table.md"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
+def span(values, fmt):
+    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
+print()
+print('Load generators against the small page\'s nginx L7 proxy (the generator\'s own CPU per request):')
+print()
+print('| generator | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys | context switches/request | rounds |')
+print('| --- | --- | --- | --- | --- | --- | --- |')
+for name in dict.fromkeys(r['generator'] for r in rows):
+    rs = [r for r in rows if r['generator'] == name]
+    med = lambda k: f"{statistics.median(float(r[k]) for r in rs):.2f}"
+    print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
+          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
+          f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
+by_round = {}
+for r in rows:
+    by_round.setdefault(r['round'], {})['wrk' if r['generator'].startswith('wrk') else 'lb'] = r
+ratios = {k: [float(v['lb'][k]) / float(v['wrk'][k]) for v in by_round.values() if 'lb' in v and 'wrk' in v]
+          for k in ('cpu_us_per_req', 'user_us_per_req', 'sys_us_per_req')}
+if ratios['cpu_us_per_req']:
+    print()
+    print('| loopbench / wrk, per round | CPU | user | sys |')
+    print('| --- | --- | --- | --- |')
+    for i, rnd in enumerate(r for r in by_round if 'lb' in by_round[r] and 'wrk' in by_round[r]):
+        print(f"| round {rnd} | {ratios['cpu_us_per_req'][i]:.2f} | {ratios['user_us_per_req'][i]:.2f} | {ratios['sys_us_per_req'][i]:.2f} |")
+    print(f"| median | {statistics.median(ratios['cpu_us_per_req']):.2f} | {statistics.median(ratios['user_us_per_req']):.2f} | "
+          f"{statistics.median(ratios['sys_us_per_req']):.2f} |")
+PY
+fi

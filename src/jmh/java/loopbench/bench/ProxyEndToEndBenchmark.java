@@ -6,11 +6,13 @@ import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.process.ServerProcess;
+import loopbench.proxy.BackendPool;
 import loopbench.report.EndToEndMetrics;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,8 +24,8 @@ import java.util.List;
  * each, like wrk), the proxy ({@code loopbench proxy}, its own JVM) and the origin ({@code loopbench origin}, its
  * own JVM, GET answers of {@code bodySize} bytes). {@code layer}: {@code direct} (the generator straight to the
  * origin), {@code 4} (bytes forwarded, HexDumpProxy style) or {@code 7} (HTTP decoded, aggregated, rewritten and
- * re-encoded on both sides). {@code threadModel}, {@code allocator}, {@code maxContentLength} and {@code l7Mode}
- * (aggregate or stream) are the proxy's;
+ * re-encoded on both sides). {@code threadModel}, {@code allocator}, {@code maxContentLength}, {@code l7Mode}
+ * (aggregate or stream) and {@code backendPool} (per-client or per-loop) are the proxy's;
  * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring); the origin runs on
  * {@code originIoThreads}, the proxy on {@code ioThreads} event loops (per group: individual-group has two).
  *
@@ -74,6 +76,13 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"aggregate"})
     public String l7Mode;
 
+    /**
+     * L7 only (ignored for direct and 4, as {@code l7Mode} is): a backend connection per client connection, or a
+     * keep-alive pool per event loop shared by the client connections (nginx's upstream keepalive).
+     */
+    @Param({"per-client"})
+    public String backendPool;
+
     /** The proxy's event loops per group (the seed's default: one per core). */
     @Param({"2"})
     public int ioThreads;
@@ -96,15 +105,20 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         Transport.parse(transport).ensureAvailable();
         ThreadModel.parse(threadModel);
         Allocator.parse(allocator);
+        BackendPool.parse(backendPool);
         ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of(
                 "--body-size", Integer.toString(bodySize), "--transport", transport,
                 "--io-threads", Integer.toString(originIoThreads)));
         ServerProcess target = origin;
         if (!"direct".equals(layer)) {
-            target = trial.startServer(EndToEndMetrics.PROXY, "proxy", List.of(
+            List<String> args = new ArrayList<>(List.of(
                     "--backend", origin.hostPort(), "--layer", layer, "--thread-model", threadModel,
                     "--transport", transport, "--allocator", allocator, "--io-threads", Integer.toString(ioThreads),
                     "--max-content-length", Integer.toString(maxContentLength), "--l7-mode", l7Mode));
+            if ("7".equals(layer)) {
+                args.addAll(List.of("--backend-pool", backendPool)); // L4 has no pool (the proxy refuses per-loop)
+            }
+            target = trial.startServer(EndToEndMetrics.PROXY, "proxy", args);
         }
         trial.startLoad(loadSpec(target.hostPort()));
     }

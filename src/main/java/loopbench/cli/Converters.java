@@ -8,6 +8,8 @@ import loopbench.knobs.RecvAllocator;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
 import loopbench.origin.WorkStrategy;
+import loopbench.proxy.BackendPool;
+import loopbench.proxy.L4Mode;
 import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import picocli.CommandLine;
@@ -29,6 +31,8 @@ final class Converters {
         cmd.registerConverter(ThreadModel.class, of(ThreadModel::parse));
         cmd.registerConverter(Layer.class, of(Layer::parse));
         cmd.registerConverter(L7Mode.class, of(L7Mode::parse));
+        cmd.registerConverter(BackendPool.class, of(BackendPool::parse));
+        cmd.registerConverter(L4Mode.class, of(L4Mode::parse));
         cmd.registerConverter(WorkStrategy.class, of(WorkStrategy::parse));
         cmd.registerConverter(EchoExecutor.class, of(EchoExecutor::parse));
         cmd.registerConverter(EchoFramework.class, of(EchoFramework::parse));

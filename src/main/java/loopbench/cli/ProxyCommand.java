@@ -1,6 +1,8 @@
 package loopbench.cli;
 
 import loopbench.knobs.ThreadModel;
+import loopbench.proxy.BackendPool;
+import loopbench.proxy.L4Mode;
 import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
@@ -39,10 +41,23 @@ final class ProxyCommand implements Callable<Integer> {
             description = "L7: aggregate (whole messages, HttpObjectAggregator on both sides) or stream (forward each body piece as it is decoded, as Zuul 2 / Spring Cloud Gateway do). Default: ${DEFAULT-VALUE}.")
     L7Mode l7Mode;
 
+    @Option(names = "--backend-pool", paramLabel = "POOL", defaultValue = "per-client",
+            description = "L7: per-client (one keep-alive backend connection per client connection) or per-loop (a keep-alive pool of backend connections per event loop, shared by its client connections, as nginx's upstream keepalive). Layer 4 takes per-client only. Default: ${DEFAULT-VALUE}.")
+    BackendPool backendPool;
+
+    @Option(names = "--l4-mode", paramLabel = "MODE", defaultValue = "copy",
+            description = "L4: copy (read into a buffer, write it out: HexDumpProxy) or splice (splice(2) socket to socket through a pipe, no copy through user space; needs --transport epoll and --thread-model reuse-server-thread). Default: ${DEFAULT-VALUE}.")
+    L4Mode l4Mode;
+
     @Override
     public Integer call() {
-        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode));
+        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode,
+                backendPool, l4Mode));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
+        Cli.validated(() -> {
+            config.requireSupportedBy(options.transport());
+            return config;
+        });
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
                 System.out, System.err, server.exitWithParent);
     }

@@ -5,6 +5,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.epoll.AbstractEpollStreamChannel;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -12,26 +14,41 @@ import io.netty.util.ReferenceCountUtil;
  * each side reads again only when its last read has been written to the other side, so a fast sender and
  * a slow receiver hold at most one read buffer per direction. Either side closing closes the other once
  * what it already wrote is flushed.
+ *
+ * <p>{@link L4Mode#SPLICE}: once the backend is connected, each side splices into the other
+ * ({@link AbstractEpollStreamChannel#spliceTo}: socket to pipe to socket, the bytes never copied into user space)
+ * and reads on its own; Netty stops a side from reading while what it spliced waits for the other socket, so at most
+ * one pipe (64 KiB) is in flight per direction. Bytes read before that (a client that sends and half-closes while the
+ * backend is still connecting) are relayed as in copy mode first; the end of a stream is in {@link SpliceRelay}.
  */
 public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
     private final BackendConnector connector;
+    private final L4Mode mode;
     private ChannelFuture connect;
     private Channel outbound;
 
-    public L4FrontendHandler(BackendConnector connector) {
+    public L4FrontendHandler(BackendConnector connector, L4Mode mode) {
         this.connector = connector;
+        this.mode = mode;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         Channel inbound = ctx.channel();
-        connect = connector.connect(inbound, new L4BackendHandler(inbound), false);
+        if (mode == L4Mode.SPLICE) {
+            SpliceRelay.allowHalfClosure(inbound);
+        }
+        connect = connector.connect(inbound, new L4BackendHandler(inbound, mode), false);
         outbound = connect.channel();
         connect.addListener((ChannelFutureListener) f -> {
-            if (f.isSuccess()) {
-                inbound.read(); // connected: start relaying the client's bytes
-            } else {
+            if (!f.isSuccess()) {
                 inbound.close(); // backend refused: nothing to relay to
+            } else if (mode == L4Mode.SPLICE) {
+                if (inbound.isActive()) {
+                    SpliceRelay.start(inbound, outbound);
+                } // else the client sent its bytes and left while connecting: the relays queued after this deliver them
+            } else {
+                inbound.read(); // connected: start relaying the client's bytes
             }
         });
     }
@@ -59,6 +76,19 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** Splice mode (half-closure on): the client's FIN. What it sent before still goes to the backend, then both close. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            if (connect.isDone() && connect.isSuccess()) {
+                SpliceRelay.drainThenClose(ctx.channel(), outbound);
+            } else {
+                ctx.close(); // everything it sent was read and waits to be relayed once connected (channelRead)
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     @Override

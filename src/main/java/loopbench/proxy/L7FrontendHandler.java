@@ -11,7 +11,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -27,6 +30,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayDeque;
@@ -38,7 +42,8 @@ import java.util.concurrent.RejectedExecutionException;
  * followed by body pieces up to a {@link LastHttpContent}; with the aggregator ({@link L7Mode#AGGREGATE}) both
  * come as one {@code FullHttpRequest}, and responses as one {@code FullHttpResponse}, so the same code serves
  * both modes. Requests are handled one at a time, in order (an exchange ends when the request has been read
- * whole and its response written), over one keep-alive backend connection.
+ * whole and its response written, or queued while the client channel is writable), over a keep-alive backend
+ * connection.
  *
  * <p>Reading the client: AUTO_READ stays on while nothing waits, so the common case costs no epoll_ctl per
  * request. It goes off, and the {@link ReadGate} also holds back the reads the decoder asks for, while a
@@ -49,11 +54,20 @@ import java.util.concurrent.RejectedExecutionException;
  * --max-content-length.
  *
  * <p>Writes to the backend are flushed once per client read batch ({@code channelReadComplete}), and streamed
- * response pieces once per backend read batch; a whole response is flushed when written.
+ * response pieces once per backend read batch; a whole response is flushed when written, without a promise: the
+ * exchange ends when it is queued and the client channel is (again) writable.
  *
  * <p>All state is touched only on the client channel's event loop; what happens on the backend channel
  * (which, depending on the thread model, may run on another thread) is handed over with
  * {@link EventLoop#execute}. That hand-over is exactly the cost the thread models differ by.
+ *
+ * <p>Backend connections ({@link BackendPool}): per client, the connection opened for the first request serves
+ * every later one until either side closes. Per loop, a request takes an idle connection from its loop's
+ * {@link KeepAlivePool} (or opens one) and gives it back as soon as the request has been sent whole and the response
+ * read whole, before the response has necessarily reached the client. A request that went out on a connection that
+ * had served before, and met that connection's close before any of the response came back (the backend's keep-alive
+ * timeout racing the request), is sent once more on a new connection if that is safe: an idempotent method (RFC 9110
+ * 9.2.2) without a body (RFC 9112 9.3.1); otherwise 502.
  *
  * <p>Errors: backend refused, died or sent garbage before the response started: 502 (afterwards the client
  * connection closes: the response cannot be completed). Malformed request (including a bad body piece): 400,
@@ -63,17 +77,25 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ProxyConfig config;
+    /** The Host header sent to the backend, made once. */
+    private final AsciiString backendHost;
     private final BackendConnector connector;
     private final ReadGate gate;
     private final boolean streaming;
     /** Requests (or their pieces) read and not handled yet, in order. */
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
-    /** One listener for every response's last write: none allocated per request. */
+    /** One listener for the last write of a response that closes or of an error answer: none allocated per request. */
     private final ChannelFutureListener responseWritten = this::responseWritten;
 
+    /** The loop's pool of idle backend connections ({@link BackendPool#PER_LOOP}), or null (one per client). */
+    private final KeepAlivePool.PerLoop pools;
+    private KeepAlivePool pool;
+
     private ChannelHandlerContext ctx;
-    /** The keep-alive backend connection, or null until the next request opens one. */
+    /** The keep-alive backend connection, or null until the next request opens (or, pooled, takes) one. */
     private Channel backend;
+    /** The last handler of {@link #backend}'s pipeline, which knows who owns it. */
+    private L7BackendConnection backendConnection;
     /** A request head waiting for {@link #backend} to finish connecting; owned (to release) by this handler. */
     private HttpRequest unsent;
     private boolean draining;
@@ -96,7 +118,14 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private long requestBodyBytes;
     private long responseBodyBytes;
     private boolean backendClosesAfterResponse;
+    /** Its request went out on a connection that had served before (which the backend may be closing meanwhile). */
+    private boolean backendReused;
+    /** The head of a request that may be sent again (idempotent, no body), or null. */
+    private HttpRequest retryHead;
+    private boolean retried;
 
+    /** The client's address for X-Forwarded-For, made at its first request. */
+    private AsciiString clientIp;
     private HttpVersion clientVersion = HttpVersion.HTTP_1_1;
     private boolean clientKeepAlive;
     private boolean closed;
@@ -104,21 +133,28 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean readingPaused;
     /** Stream mode: the backend is not read while the client channel is not writable. */
     private boolean backendReadPaused;
+    /** The exchange's response is queued; the exchange ends when the client channel is writable again. */
+    private boolean awaitingClientWritable;
     private boolean backendFlushPending;
     private boolean clientFlushPending;
     /** The client shut its side down (half-close): answer what it sent, then close. */
     private boolean inputShutdown;
 
-    L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate) {
+    L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate, KeepAlivePool.PerLoop pools) {
         this.config = config;
+        this.backendHost = ProxyHeaders.hostValue(config.backendHostHeader());
         this.connector = connector;
         this.gate = gate;
         this.streaming = config.l7Mode() == L7Mode.STREAM;
+        this.pools = pools;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        if (pools != null) {
+            pool = pools.of(ctx.channel().eventLoop()); // added on the channel's loop: it is the calling thread
+        }
     }
 
     @Override
@@ -187,6 +223,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         requestBodyBytes = 0;
         responseBodyBytes = 0;
         backendClosesAfterResponse = false;
+        retryHead = null;
+        retried = false;
         if (next == OversizedRequest.INSTANCE) {
             refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                     "request body exceeds " + config.maxContentLength() + " bytes");
@@ -224,12 +262,65 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                         Unpooled.EMPTY_BUFFER), ctx.voidPromise());
             }
         }
-        ProxyHeaders.forBackend(request, config.backendHostHeader(), ctx.channel().remoteAddress());
+        if (clientIp == null) {
+            clientIp = ProxyHeaders.clientIp(ctx.channel().remoteAddress());
+        }
+        ProxyHeaders.forBackend(request, backendHost, clientIp);
+        if (mayRetry(request)) {
+            retryHead = request; // its head stays readable after the encoder has released its content
+        }
+        if (backend == null && pool != null) {
+            takePooled();
+        }
         if (backend != null && backend.isActive()) {
+            backendReused = true;
             forwardHead(request);
         } else {
             connectThenSend(request);
         }
+    }
+
+    /** Idempotent (RFC 9110 9.2.2) and without a body: safe to send again on a new connection. */
+    private static boolean mayRetry(HttpRequest request) {
+        HttpMethod m = request.method();
+        boolean idempotent = m == HttpMethod.GET || m == HttpMethod.HEAD || m == HttpMethod.OPTIONS
+                || m == HttpMethod.TRACE || m == HttpMethod.PUT || m == HttpMethod.DELETE;
+        if (!idempotent) {
+            return false;
+        }
+        if (request instanceof FullHttpRequest) {
+            return ((FullHttpRequest) request).content().readableBytes() == 0;
+        }
+        // Streamed: no body announced; a chunked body may still turn out empty, but is not retried.
+        return HttpUtil.getContentLength(request, 0L) == 0 && !request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING);
+    }
+
+    /** Takes the loop's most recently returned idle connection that is still open, if there is one. */
+    private void takePooled() {
+        L7BackendConnection c;
+        while ((c = pool.poll()) != null) {
+            c.owner(this); // before the check: a close from now on reaches this handler (see L7BackendConnection)
+            if (c.channel().isActive()) {
+                backend = c.channel();
+                backendConnection = c;
+                backendReadPaused = false;
+                return;
+            }
+        }
+    }
+
+    /** Pooled: the request has gone out whole and its response has been read whole: the connection goes back. */
+    private void returnBackend() {
+        Channel ch = backend;
+        L7BackendConnection c = backendConnection;
+        flushBackend(); // what this request still had unflushed goes out first
+        backend = null;
+        backendConnection = null;
+        if (backendReadPaused) {
+            backendReadPaused = false;
+            ch.config().setAutoRead(true); // idle in the pool it must still see the backend's close
+        }
+        pool.offer(c);
     }
 
     /** Aggregated requests have no Transfer-Encoding left; streamed ones may say exactly chunked. */
@@ -263,8 +354,11 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void connectThenSend(HttpRequest request) {
         unsent = request;
-        ChannelFuture connect = connector.connect(ctx.channel(), new L7BackendInitializer(config, this), true);
+        backendReused = false;
+        L7BackendConnection c = new L7BackendConnection(this, streaming, pool);
+        ChannelFuture connect = connector.connect(ctx.channel(), new L7BackendInitializer(config, c), true);
         backend = connect.channel();
+        backendConnection = c;
         backendReadPaused = false;
         connect.addListener((ChannelFutureListener) f -> onClientLoop(() -> backendConnected(f), null));
     }
@@ -320,6 +414,9 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             writeToBackend(content);
+            if (last && pool != null && !awaitingResponse) {
+                returnBackend(); // the response was complete before the request (stream mode)
+            }
         }
         if (last) {
             maybeFinishExchange();
@@ -446,9 +543,23 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         awaitingResponse = false;
         if (backendClosesAfterResponse) {
             dropBackend();
+        } else if (pool != null && requestDone) {
+            returnBackend(); // before the response is written: another client may use the connection meanwhile
         }
         clientFlushPending = false;
-        ctx.writeAndFlush(last).addListener(responseWritten);
+        if (!clientKeepAlive) {
+            ctx.writeAndFlush(last).addListener(responseWritten); // closes once written
+            return;
+        }
+        // No promise (a failed write fires exceptionCaught, which closes): the exchange ends once the response is
+        // queued and the client channel still takes more, so at most the write buffer's high water mark plus one
+        // response wait per connection, without a promise, a PromiseCombiner and a listener call per response.
+        ctx.writeAndFlush(last, ctx.voidPromise());
+        if (ctx.channel().isWritable()) {
+            responseSent();
+        } else {
+            awaitingClientWritable = true; // channelWritabilityChanged ends the exchange
+        }
     }
 
     /** From the backend channel (stream mode): the end of a read batch. */
@@ -480,6 +591,10 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (ctx.channel().isWritable()) {
             resumeBackendReading();
+            if (awaitingClientWritable) {
+                awaitingClientWritable = false;
+                responseSent();
+            }
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -498,6 +613,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                 awaitingResponse = false;
                 if (responseStarted) {
                     ctx.close(); // the response was cut off
+                } else if (backendReused && !retried && retryHead != null && requestDone && !skippingInterim) {
+                    retry();
                 } else {
                     respondWithError(HttpResponseStatus.BAD_GATEWAY, cause == null
                             ? "backend closed the connection before responding"
@@ -509,9 +626,21 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         }, null);
     }
 
+    /**
+     * The request went out on a kept connection that the backend closed before answering: most likely it had closed
+     * it as idle while the request was on its way. Sent again, once, on a new connection.
+     */
+    private void retry() {
+        retried = true;
+        HttpRequest head = retryHead;
+        connectThenSend(new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+                Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE));
+    }
+
     private void dropBackend() {
         Channel ch = backend;
         backend = null;
+        backendConnection = null;
         backendReadPaused = false;
         backendFlushPending = false;
         if (ch != null) {
@@ -555,6 +684,11 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             f.channel().close();
             return;
         }
+        responseSent();
+    }
+
+    /** The exchange's response has gone to the client channel (written, or queued while the channel takes more). */
+    private void responseSent() {
         if (closed) {
             return;
         }
@@ -641,7 +775,11 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(unsent);
             unsent = null;
         }
-        dropBackend();
+        if (pool != null && backend != null && !awaitingResponse && requestDone && backend.isActive()) {
+            returnBackend(); // its exchange with the backend is complete (a client that closes after its response)
+        } else {
+            dropBackend();
+        }
         ctx.fireChannelInactive();
     }
 

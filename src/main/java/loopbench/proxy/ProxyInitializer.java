@@ -12,10 +12,13 @@ import io.netty.channel.ChannelPipeline;
 public final class ProxyInitializer extends ChannelInitializer<Channel> {
     private final ProxyConfig config;
     private final BackendConnector connector;
+    /** {@link BackendPool#PER_LOOP}: one pool of idle backend connections per event loop of this proxy. */
+    private final KeepAlivePool.PerLoop pools;
 
     public ProxyInitializer(ProxyConfig config, BackendConnector connector) {
         this.config = config;
         this.connector = connector;
+        this.pools = config.backendPool() == BackendPool.PER_LOOP ? new KeepAlivePool.PerLoop() : null;
     }
 
     @Override
@@ -24,7 +27,7 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
         switch (config.layer()) {
             case L4:
                 ch.config().setAutoRead(false); // read only when what was read before has gone out
-                p.addLast("l4-frontend", new L4FrontendHandler(connector));
+                p.addLast("l4-frontend", new L4FrontendHandler(connector, config.l4Mode()));
                 break;
             case L7:
                 // A client that half-closes after its requests still gets its responses (L7FrontendHandler).
@@ -35,7 +38,7 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 if (config.l7Mode() == L7Mode.AGGREGATE) {
                     p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
                 }
-                p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate));
+                p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate, pools));
                 break;
             default:
                 throw new AssertionError(config.layer());

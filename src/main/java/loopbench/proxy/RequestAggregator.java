@@ -2,15 +2,14 @@ package loopbench.proxy;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpMessage;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 
 /**
- * Netty's aggregator, except that an oversized request is not answered on the spot (which could overtake
- * the response to an earlier pipelined request) but passed on as {@link OversizedRequest}, so that the proxy
- * answers 413 in order and then closes the connection.
+ * The proxy's aggregator ({@link ProxyAggregator}), except that an oversized request is not answered on the spot
+ * (which could overtake the response to an earlier pipelined request) but passed on as {@link OversizedRequest}, so
+ * that the proxy answers 413 in order and then closes the connection.
  */
-public final class RequestAggregator extends HttpObjectAggregator {
+public final class RequestAggregator extends ProxyAggregator {
 
     public RequestAggregator(int maxContentLength) {
         super(maxContentLength, true);

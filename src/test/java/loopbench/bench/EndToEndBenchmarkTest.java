@@ -58,18 +58,19 @@ class EndToEndBenchmarkTest {
         return Long.parseLong(m.group(1));
     }
 
-    @ParameterizedTest(name = "layer {0}, {1}, {2}, rate {3}")
+    @ParameterizedTest(name = "layer {0}, {1}, {2}, rate {3}, {4}")
     @CsvSource({
-            "direct, reuse-server-thread, nio, 0",
-            "4, reuse-server-thread, epoll, 0",
-            "4, individual-group, nio, 0",
-            "7, reuse-server-thread, nio, 0",
-            "7, reuse-server-group, io_uring, 0",
-            "7, individual-group, epoll, 0",
-            "7, reuse-server-thread, nio, 400",
+            "direct, reuse-server-thread, nio, 0, per-client",
+            "4, reuse-server-thread, epoll, 0, per-client",
+            "4, individual-group, nio, 0, per-client",
+            "7, reuse-server-thread, nio, 0, per-client",
+            "7, reuse-server-group, io_uring, 0, per-client",
+            "7, individual-group, epoll, 0, per-client",
+            "7, reuse-server-thread, nio, 400, per-client",
+            "7, reuse-server-thread, epoll, 0, per-loop",
     })
     void proxyBenchmarkRequestsGoThroughTheProxyToTheOrigin(String layer, String threadModel, String transport,
-                                                            double rate) throws Exception {
+                                                            double rate, String backendPool) throws Exception {
         ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
         b.rate = rate;
         b.layer = layer;
@@ -80,6 +81,7 @@ class EndToEndBenchmarkTest {
         b.bodySize = 1000;
         b.maxContentLength = 8388608;
         b.l7Mode = rate > 0 ? "stream" : "aggregate";
+        b.backendPool = backendPool;
         b.ioThreads = 2;
         b.originIoThreads = 1;
         b.clientTransport = "epoll";
@@ -97,6 +99,7 @@ class EndToEndBenchmarkTest {
                 assertTrue(cmd.contains("--layer " + layer) && cmd.contains("--thread-model " + threadModel)
                         && cmd.contains("--transport " + transport) && cmd.contains("--allocator pooled")
                         && cmd.contains("--l7-mode " + b.l7Mode), cmd);
+                assertEquals("7".equals(layer), cmd.contains("--backend-pool " + backendPool), cmd);
                 assertTrue(proxy.stderr().contains("transport=" + transport), proxy.stderr());
                 assertTrue(proxy.io().bytesRead() >= 500L * 1000, "the responses went through the proxy");
             }
@@ -204,6 +207,7 @@ class EndToEndBenchmarkTest {
         b.bodySize = 10;
         b.maxContentLength = -1; // the origin starts, then the proxy refuses this value (exit 2)
         b.l7Mode = "aggregate";
+        b.backendPool = "per-client";
         b.ioThreads = 1;
         b.originIoThreads = 1;
         b.clientTransport = "nio";

@@ -54,7 +54,7 @@ class CliArgumentsTest {
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
                 Arguments.of("proxy", new String[] {"--listen", "--backend", "--layer", "--thread-model", "individual-group",
                         "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
-                        "stream"}));
+                        "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice"}));
     }
 
     @ParameterizedTest(name = "{0} --help")
@@ -97,6 +97,19 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"proxy", "--layer", "5", "--backend", backend}, new String[] {"'5'", "4, 7"}),
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--l7-mode", "buffer"},
                         new String[] {"'buffer'", "aggregate, stream"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--backend-pool", "shared"},
+                        new String[] {"'shared'", "per-client, per-loop"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--backend-pool", "per-loop"},
+                        new String[] {"'per-loop' needs layer 7", "valid with layer 4: per-client"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--l4-mode", "zerocopy"},
+                        new String[] {"'zerocopy'", "copy, splice"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--l4-mode", "splice"},
+                        new String[] {"needs transport 'epoll'", "not 'nio'", "valid transports with splice: epoll"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--l4-mode", "splice",
+                        "--transport", "epoll", "--thread-model", "individual-group"},
+                        new String[] {"needs thread model 'reuse-server-thread'", "not 'individual-group'"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--l4-mode", "splice",
+                        "--transport", "epoll"}, new String[] {"'splice' needs layer 4", "valid with layer 7: copy"}),
                 Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:abc"},
                         new String[] {"'fixed:abc'", "'abc' is not a number", RecvAllocator.VALID}),
                 Arguments.of(new String[] {"echo", "--recv-allocator", "fixed:0"}, new String[] {"'fixed:0'", RecvAllocator.VALID}),

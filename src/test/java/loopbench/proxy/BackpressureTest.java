@@ -2,7 +2,9 @@ package loopbench.proxy;
 
 import loopbench.echo.EchoConfig;
 import loopbench.echo.EchoServer;
+import loopbench.knobs.Allocator;
 import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
 import loopbench.server.LoopbackServer;
 import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
@@ -13,7 +15,6 @@ import loopbench.testing.Stall;
 import loopbench.testing.TestBackend;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
@@ -50,26 +51,41 @@ class BackpressureTest {
     static final int ECHO_TOTAL = 96 * 1024 * 1024;
     static final long ECHO_BOUND = 48L * 1024 * 1024;
 
+    /** Every thread model per client; the pool (whose backpressure is the same code) on the default model only. */
     static Stream<Arguments> modesAndModels() {
-        return Rig.combinations(L7Mode.values(), ThreadModel.values());
+        return Stream.concat(Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_CLIENT}, ThreadModel.values()),
+                Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_LOOP},
+                        new Object[] {ThreadModel.REUSE_SERVER_THREAD}));
     }
 
     private static void report(String what, long stalledAt) {
         System.err.println("backpressure " + what + ": sender stalled after " + stalledAt + " bytes");
     }
 
+    /** L4: every thread model copying; splicing on epoll with reuse-server-thread, where it runs. */
+    static Stream<Arguments> l4Modes() {
+        return Stream.concat(Rig.combinations(new Object[] {L4Mode.COPY}, ThreadModel.values()),
+                Stream.of(Arguments.of(L4Mode.SPLICE, ThreadModel.REUSE_SERVER_THREAD)));
+    }
+
+    private static LoopbackServer l4Proxy(L4Mode mode, ThreadModel model, java.net.InetSocketAddress backend) {
+        Transport transport = mode == L4Mode.SPLICE ? Transport.EPOLL : Transport.NIO;
+        return ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                ProxyConfig.of(Layer.L4, backend, model).withL4Mode(mode));
+    }
+
     /** L4 in front of the echo server: the client sends and does not read; the echo comes back through the proxy. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4ClientThatDoesNotReadStallsTheSender(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4ClientThatDoesNotReadStallsTheSender(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(1, ECHO_TOTAL);
         try (LoopbackServer echo = EchoServer.start(Rig.options(), EchoConfig.defaults());
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, echo.address());
+             LoopbackServer proxy = l4Proxy(mode, model, echo.address());
              Conn c = RawHttp.open(proxy.port())) {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(data, written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L4 echo " + model, stalledAt);
+            report("L4 " + mode + " echo " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + ECHO_TOTAL + " bytes although nobody read");
             assertTrue(stalledAt <= ECHO_BOUND, "accepted " + stalledAt + " bytes while nobody read");
             assertArrayEquals(data, RawHttp.readExactly(c.in(), ECHO_TOTAL), "echo through the proxy after the stall");
@@ -78,9 +94,9 @@ class BackpressureTest {
     }
 
     /** L4 to a backend that does not read: the client's writes stall; once the backend reads, all arrives. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4BackendThatDoesNotReadStallsTheClient(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4BackendThatDoesNotReadStallsTheClient(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(2, TOTAL);
         CountDownLatch startReading = new CountDownLatch(1);
         CompletableFuture<byte[]> received = new CompletableFuture<>();
@@ -88,12 +104,12 @@ class BackpressureTest {
                  startReading.await(60, TimeUnit.SECONDS);
                  received.complete(RawHttp.readExactly(socket.getInputStream(), TOTAL));
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, backend.address());
+             LoopbackServer proxy = l4Proxy(mode, model, backend.address());
              Conn c = RawHttp.open(proxy.port())) {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(data, written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L4 slow backend " + model, stalledAt);
+            report("L4 " + mode + " slow backend " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + TOTAL + " bytes although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();
@@ -104,9 +120,9 @@ class BackpressureTest {
     }
 
     /** L4 from a backend that sends to a client that does not read: the backend's writes stall. */
-    @ParameterizedTest
-    @EnumSource(ThreadModel.class)
-    void l4ClientThatDoesNotReadStallsTheBackend(ThreadModel model) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("l4Modes")
+    void l4ClientThatDoesNotReadStallsTheBackend(L4Mode mode, ThreadModel model) throws Exception {
         byte[] data = RawHttp.uniqueBody(3, TOTAL);
         AtomicLong written = new AtomicLong();
         CompletableFuture<Void> backendDone = new CompletableFuture<>();
@@ -120,10 +136,10 @@ class BackpressureTest {
                  backendDone.complete(null);
                  socket.getInputStream().read(); // wait for the close
              });
-             LoopbackServer proxy = Rig.proxy(Layer.L4, model, backend.address());
+             LoopbackServer proxy = l4Proxy(mode, model, backend.address());
              Conn c = RawHttp.open(proxy.port())) {
             long stalledAt = Stall.await(written::get, backendDone);
-            report("L4 slow client " + model, stalledAt);
+            report("L4 " + mode + " slow client " + model, stalledAt);
             assertFalse(backendDone.isDone(), "the backend wrote all " + TOTAL + " bytes although the client read nothing");
             assertTrue(stalledAt <= BOUND, "the proxy accepted " + stalledAt + " bytes while the client read nothing");
             assertArrayEquals(data, RawHttp.readExactly(c.in(), TOTAL));
@@ -136,9 +152,9 @@ class BackpressureTest {
      * L7, a client that pipelines many GETs for 1 MiB bodies and reads nothing: the proxy forwards a request only
      * when the previous response has gone out, so the backend serves a bounded number of them.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, ThreadModel model) throws Exception {
+    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         int requests = 64;
         int size = 1024 * 1024;
         AtomicLong served = new AtomicLong();
@@ -155,7 +171,7 @@ class BackpressureTest {
                  }
              });
              LoopbackServer proxy = ProxyServer.start(Rig.options(),
-                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -163,7 +179,7 @@ class BackpressureTest {
             }
             c.send(all.toByteArray()); // a few KiB: the kernel takes it all at once
             long stalledAt = Stall.await(served::get, null);
-            report("L7 " + mode + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
+            report("L7 " + mode + " " + pool + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
             assertTrue(stalledAt < requests, "the backend served every request although the client read nothing");
             assertTrue(stalledAt * size <= BOUND, "the backend served " + stalledAt + " responses of 1 MiB while the client read nothing");
             for (int i = 0; i < requests; i++) {
@@ -180,9 +196,9 @@ class BackpressureTest {
      * L7, a client pipelining POSTs of 1 MiB to a backend that does not read yet: the proxy stops reading the client
      * while a request is in progress, so the client's writes stall; once the backend serves, every body is echoed.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void l7BackendThatDoesNotReadStallsTheClient(L7Mode mode, ThreadModel model) throws Exception {
+    void l7BackendThatDoesNotReadStallsTheClient(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         int size = 1024 * 1024;
         int requests = TOTAL / size;
         CountDownLatch startReading = new CountDownLatch(1);
@@ -198,7 +214,7 @@ class BackpressureTest {
                  }
              });
              LoopbackServer proxy = ProxyServer.start(Rig.options(),
-                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+                     ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
              Conn c = RawHttp.open(proxy.port())) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
             for (int i = 0; i < requests; i++) {
@@ -207,7 +223,7 @@ class BackpressureTest {
             AtomicLong written = new AtomicLong();
             CompletableFuture<Void> sent = c.sendInBackground(all.toByteArray(), written);
             long stalledAt = Stall.await(written::get, sent);
-            report("L7 " + mode + " slow backend " + model, stalledAt);
+            report("L7 " + mode + " " + pool + " slow backend " + model, stalledAt);
             assertFalse(sent.isDone(), "the client wrote all " + requests + " requests although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();

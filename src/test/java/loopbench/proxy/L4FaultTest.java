@@ -21,26 +21,28 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The L4 proxy's faults, for every thread model on every transport: a refusing backend closes the client
+ * The L4 proxy's faults, for every thread model on every transport (and splicing, on epoll): a refusing backend closes the client
  * connection; either side closing closes the other, after every byte it had sent has been delivered.
  */
 class L4FaultTest {
     static final int BIG = 4 * 1024 * 1024;
 
+    /** Copy mode everywhere; splice where it runs (epoll, reuse-server-thread). */
     static Stream<Arguments> configs() {
-        return Rig.combinations(ThreadModel.values(), Transport.values());
+        return Stream.concat(Rig.combinations(new Object[] {L4Mode.COPY}, ThreadModel.values(), Transport.values()),
+                Stream.of(Arguments.of(L4Mode.SPLICE, ThreadModel.REUSE_SERVER_THREAD, Transport.EPOLL)));
     }
 
-    private static LoopbackServer proxy(ThreadModel model, Transport transport, int backendPort) {
+    private static LoopbackServer proxy(L4Mode mode, ThreadModel model, Transport transport, int backendPort) {
         return ProxyServer.start(Rig.options(transport, Allocator.POOLED),
-                ProxyConfig.of(Layer.L4, Rig.loopback(backendPort), model));
+                ProxyConfig.of(Layer.L4, Rig.loopback(backendPort), model).withL4Mode(mode));
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("configs")
-    void backendRefusesClientIsClosed(ThreadModel model, Transport transport) throws Exception {
+    void backendRefusesClientIsClosed(L4Mode mode, ThreadModel model, Transport transport) throws Exception {
         try (TestBackend.RefusingPort refusing = TestBackend.refusingPort();
-             LoopbackServer proxy = proxy(model, transport, refusing.port())) {
+             LoopbackServer proxy = proxy(mode, model, transport, refusing.port())) {
             for (int i = 0; i < 3; i++) {
                 try (Conn c = RawHttp.open(proxy.port())) {
                     assertTrue(c.closedByPeer(), "the client connection should be closed, not fed bytes");
@@ -49,9 +51,9 @@ class L4FaultTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("configs")
-    void backendClosesAfterWritingClientGetsEveryByteThenEof(ThreadModel model, Transport transport) throws Exception {
+    void backendClosesAfterWritingClientGetsEveryByteThenEof(L4Mode mode, ThreadModel model, Transport transport) throws Exception {
         byte[] small = RawHttp.ascii("hello, then goodbye");
         byte[] big = RawHttp.uniqueBody(42, BIG);
         try (TestBackend backend = TestBackend.start((socket, index) -> {
@@ -60,7 +62,7 @@ class L4FaultTest {
                  out.flush();
                  // returning closes the socket: FIN right after the bytes
              });
-             LoopbackServer proxy = proxy(model, transport, backend.port())) {
+             LoopbackServer proxy = proxy(mode, model, transport, backend.port())) {
             try (Conn c = RawHttp.open(proxy.port())) {
                 assertArrayEquals(small, RawHttp.readExactly(c.in(), small.length));
                 assertTrue(c.closedByPeer(), "EOF after the backend's bytes");
@@ -73,14 +75,14 @@ class L4FaultTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("configs")
-    void clientClosesBackendGetsEveryByteThenEof(ThreadModel model, Transport transport) throws Exception {
+    void clientClosesBackendGetsEveryByteThenEof(L4Mode mode, ThreadModel model, Transport transport) throws Exception {
         List<CompletableFuture<byte[]>> received = List.of(new CompletableFuture<>(), new CompletableFuture<>(),
                 new CompletableFuture<>());
         try (TestBackend backend = TestBackend.start((socket, index) ->
                      received.get(index).complete(socket.getInputStream().readAllBytes())); // returns at EOF
-             LoopbackServer proxy = proxy(model, transport, backend.port())) {
+             LoopbackServer proxy = proxy(mode, model, transport, backend.port())) {
             byte[] small = RawHttp.ascii("a few bytes");
             byte[] big = RawHttp.uniqueBody(7, BIG);
             try (Conn c = RawHttp.open(proxy.port())) {

@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The L7 proxy's answers to faults, for every thread model on every transport: a backend that refuses, dies before
  * answering or answers garbage gets the client a 502; a malformed request a 400 and a close; a body over
  * --max-content-length a 413 and a close. After each, the proxy goes on serving: a fresh connection (and, after a
- * 502, the same one) gets 200 with the right body. In both L7 modes: streaming gives the same answers.
+ * 502, the same one) gets 200 with the right body. In both L7 modes (streaming gives the same answers) and
+ * with both backend pools (a pooled connection that fails is never handed to the next client).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class L7ErrorTest {
@@ -57,12 +58,13 @@ class L7ErrorTest {
     }
 
     static Stream<Arguments> configs() {
-        return Rig.combinations(L7Mode.values(), ThreadModel.values(), Transport.values());
+        return Rig.combinations(L7Mode.values(), BackendPool.values(), ThreadModel.values(), Transport.values());
     }
 
-    private static LoopbackServer proxy(L7Mode mode, ThreadModel model, Transport transport, int backendPort) {
+    private static LoopbackServer proxy(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport,
+                                        int backendPort) {
         return ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
-                new ProxyConfig(Layer.L7, Rig.loopback(backendPort), model, MAX_CONTENT, mode));
+                new ProxyConfig(Layer.L7, Rig.loopback(backendPort), model, MAX_CONTENT, mode, pool));
     }
 
     private static void assertServes(int proxyPort, int bodySize) throws IOException {
@@ -82,12 +84,13 @@ class L7ErrorTest {
         assertEquals(String.valueOf(r.body().length), r.header("Content-Length"));
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void backendRefuses502ThenServesOnceItListens(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
+    void backendRefuses502ThenServesOnceItListens(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
         TestBackend.RefusingPort refusing = TestBackend.refusingPort();
         int port = refusing.port();
-        try (refusing; LoopbackServer proxy = proxy(mode, model, transport, port)) {
+        try (refusing; LoopbackServer proxy = proxy(mode, pool, model, transport, port)) {
             try (Conn c = RawHttp.open(proxy.port())) {
                 assert502(c.exchange(RawHttp.get("/")));
                 assert502(c.exchange(RawHttp.post("/", new byte[10]))); // keep-alive after a 502
@@ -140,12 +143,13 @@ class L7ErrorTest {
         });
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void backendClosesOrSendsGarbage502ThenRecovers(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
+    void backendClosesOrSendsGarbage502ThenRecovers(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
         AtomicReference<Mode> fault = new AtomicReference<>(Mode.OK);
         try (TestBackend backend = scriptedBackend(fault);
-             LoopbackServer proxy = proxy(mode, model, transport, backend.port());
+             LoopbackServer proxy = proxy(mode, pool, model, transport, backend.port());
              Conn kept = RawHttp.open(proxy.port())) {
             assertServes(kept, BODY); // a keep-alive connection, served before the faults
             for (Mode f : new Mode[] {Mode.CLOSE_AFTER_READING, Mode.CLOSE_BEFORE_READING, Mode.GARBAGE}) {
@@ -164,10 +168,11 @@ class L7ErrorTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void malformedRequest400AndClose(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model, transport, origin.port());
+    void malformedRequest400AndClose(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model, transport, origin.port());
              Conn kept = RawHttp.open(proxy.port())) {
             assertServes(kept, BODY);
             String[] malformed = {
@@ -189,10 +194,11 @@ class L7ErrorTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void bodyOverMaxContentLength413AndClose(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model, transport, origin.port());
+    void bodyOverMaxContentLength413AndClose(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model, transport, origin.port());
              Conn kept = RawHttp.open(proxy.port())) {
             // At the limit is fine.
             byte[] atLimit = RawHttp.uniqueBody(1, MAX_CONTENT);
@@ -226,10 +232,11 @@ class L7ErrorTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void pipelinedRequestsBeforeAnErrorAreAnsweredFirst(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model, transport, origin.port());
+    void pipelinedRequestsBeforeAnErrorAreAnsweredFirst(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model, transport, origin.port());
              Conn c = RawHttp.open(proxy.port())) {
             byte[] body = RawHttp.uniqueBody(7, 5000);
             c.send(RawHttp.concat(RawHttp.get("/1"), RawHttp.post("/2", body),
@@ -247,12 +254,13 @@ class L7ErrorTest {
     }
 
     /** The backend server goes away while the proxy holds a keep-alive connection to it, then comes back. */
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void backendServerDies502ThenServesWhenItIsBack(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
+    void backendServerDies502ThenServesWhenItIsBack(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+            throws Exception {
         LoopbackServer backend = Rig.origin(BODY);
         int port = backend.port();
-        try (LoopbackServer proxy = proxy(mode, model, transport, port);
+        try (LoopbackServer proxy = proxy(mode, pool, model, transport, port);
              Conn kept = RawHttp.open(proxy.port())) {
             assertServes(kept, BODY);
             backend.close(); // closes the proxy's backend connection, and nothing listens any more

@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the L7 proxy does to the messages: Host set to the backend, X-Forwarded-For appended, hop-by-hop headers
- * dropped, keep-alive kept on both sides (one backend connection per client connection, reused), and the client's
+ * dropped, keep-alive kept on both sides (one backend connection per client connection, reused; or pooled per event
+ * loop), and the client's
  * own wish (Connection: close, HTTP/1.0) honoured on the client side only. The backend is a recording test server.
  */
 class L7HeadersTest {
@@ -70,12 +71,13 @@ class L7HeadersTest {
         backend.assertNoErrors();
     }
 
-    private LoopbackServer proxy(L7Mode mode, ThreadModel model) {
-        return ProxyServer.start(Rig.options(), ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode));
+    private LoopbackServer proxy(L7Mode mode, BackendPool pool, ThreadModel model) {
+        return ProxyServer.start(Rig.options(),
+                ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
     }
 
     static Stream<Arguments> modesAndModels() {
-        return Rig.combinations(L7Mode.values(), ThreadModel.values());
+        return Rig.combinations(L7Mode.values(), BackendPool.values(), ThreadModel.values());
     }
 
     private static void assertOk(Response r, String expectedBody) {
@@ -84,10 +86,10 @@ class L7HeadersTest {
         assertEquals("yes", r.header("X-Backend"));
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void setsHostAndAppendsXForwardedFor(L7Mode mode, ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model); Conn c = RawHttp.open(proxy.port())) {
+    void setsHostAndAppendsXForwardedFor(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model); Conn c = RawHttp.open(proxy.port())) {
             assertOk(c.exchange(RawHttp.get("/a")), "GET /a 0");
             assertOk(c.exchange(RawHttp.request("POST", "/b", new byte[3], "X-Forwarded-For: 10.1.2.3")), "POST /b 3");
             assertOk(c.exchange(RawHttp.request("GET", "/c", null, "X-Forwarded-For: 10.1.2.3, 10.4.5.6",
@@ -110,10 +112,10 @@ class L7HeadersTest {
         assertEquals("to-end", c.header("X-End"));
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void keepsBothSidesAlive(L7Mode mode, ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
+    void keepsBothSidesAlive(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
             for (int i = 0; i < 5; i++) {
                 assertOk(a.exchange(RawHttp.get("/a" + i)), "GET /a" + i + " 0");
                 assertOk(b.exchange(RawHttp.post("/b" + i, new byte[i])), "POST /b" + i + " " + i);
@@ -125,25 +127,31 @@ class L7HeadersTest {
             }
         }
         assertEquals(13, seen.size());
-        // Each client connection had exactly one backend connection, used for all of its requests.
-        long aConns = seen.stream().filter(s -> s.request().target().startsWith("/a") || s.request().target().startsWith("/p"))
-                .map(Seen::connection).distinct().count();
-        long bConns = seen.stream().filter(s -> s.request().target().startsWith("/b")).map(Seen::connection).distinct().count();
-        assertEquals(1, aConns, "backend connections for client a");
-        assertEquals(1, bConns, "backend connections for client b");
-        assertEquals(2, backend.accepted());
+        if (pool == BackendPool.PER_CLIENT) {
+            // Each client connection had exactly one backend connection, used for all of its requests.
+            long aConns = seen.stream().filter(s -> s.request().target().startsWith("/a") || s.request().target().startsWith("/p"))
+                    .map(Seen::connection).distinct().count();
+            long bConns = seen.stream().filter(s -> s.request().target().startsWith("/b")).map(Seen::connection).distinct().count();
+            assertEquals(1, aConns, "backend connections for client a");
+            assertEquals(1, bConns, "backend connections for client b");
+            assertEquals(2, backend.accepted());
+        } else {
+            // One request at a time: each event loop's pool (2 loops) never needed more than one connection.
+            assertTrue(backend.accepted() <= 2, "backend connections: " + backend.accepted());
+        }
         for (Seen s : seen) {
             assertFalse(s.request().headers().hasToken("Connection", "close"), "the backend side stays keep-alive");
         }
     }
 
     /** A client that sends its requests and then shuts its output down still gets every response, then EOF. */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void clientHalfCloseStillGetsItsResponses(L7Mode mode, ThreadModel model) throws Exception {
+    void clientHalfCloseStillGetsItsResponses(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         for (Transport transport : Transport.values()) {
             try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
-                    ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode)); Conn c = RawHttp.open(proxy.port())) {
+                    ProxyConfig.of(Layer.L7, backend.address(), model).withL7Mode(mode).withBackendPool(pool));
+                 Conn c = RawHttp.open(proxy.port())) {
                 c.send(RawHttp.concat(RawHttp.get("/h1"), RawHttp.post("/h2", new byte[300])));
                 c.shutdownOutput();
                 assertOk(c.read(), "GET /h1 0");
@@ -153,10 +161,10 @@ class L7HeadersTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void clientConnectionCloseClosesOnlyTheClientSide(L7Mode mode, ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model)) {
+    void clientConnectionCloseClosesOnlyTheClientSide(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model)) {
             try (Conn c = RawHttp.open(proxy.port())) {
                 Response r = c.exchange(RawHttp.request("GET", "/bye", null, "Connection: close"));
                 assertOk(r, "GET /bye 0");
@@ -183,10 +191,10 @@ class L7HeadersTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void backendClosingAfterAResponseIsReconnectedTransparently(L7Mode mode, ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, model); Conn c = RawHttp.open(proxy.port())) {
+    void backendClosingAfterAResponseIsReconnectedTransparently(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+        try (LoopbackServer proxy = proxy(mode, pool, model); Conn c = RawHttp.open(proxy.port())) {
             Response r = c.exchange(RawHttp.get("/backend-closes"));
             assertOk(r, "GET /backend-closes 0");
             assertFalse(r.headers().hasToken("Connection", "close"), "the client connection stays open");
@@ -197,12 +205,12 @@ class L7HeadersTest {
         assertEquals(2, backend.accepted(), "a new backend connection after the backend closed the first");
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void headRequestGetsNoBodyButTheLength(L7Mode mode, ThreadModel model) throws Exception {
+    void headRequestGetsNoBodyButTheLength(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         try (LoopbackServer origin = Rig.origin(4096);
              LoopbackServer proxy = ProxyServer.start(Rig.options(),
-                     ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode));
+                     ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode).withBackendPool(pool));
              Conn c = RawHttp.open(proxy.port())) {
             c.send(RawHttp.concat(RawHttp.head("/"), RawHttp.get("/")));
             Response head = c.readToHead();
@@ -218,9 +226,9 @@ class L7HeadersTest {
      * gets one aggregated response with Content-Length (aggregate mode) or a chunked one (stream mode), on a connection
      * that stays open; a response over --max-content-length is a 502.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void backendResponseFramingIsNormalisedAndOversizedIs502(L7Mode mode, ThreadModel model) throws Exception {
+    void backendResponseFramingIsNormalisedAndOversizedIs502(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
         byte[] body = RawHttp.uniqueBody(11, 60_000); // under the 64 KiB limit below
         try (TestBackend framing = TestBackend.start((socket, index) -> {
                  OutputStream out = socket.getOutputStream();
@@ -256,7 +264,7 @@ class L7HeadersTest {
                  }
              });
              LoopbackServer proxy = loopbench.proxy.ProxyServer.start(Rig.options(),
-                     new ProxyConfig(Layer.L7, framing.address(), model, 64 * 1024, mode));
+                     new ProxyConfig(Layer.L7, framing.address(), model, 64 * 1024, mode, pool));
              Conn c = RawHttp.open(proxy.port())) {
             for (String path : new String[] {"/chunked", "/until-close", "/chunked"}) {
                 Response r = c.exchange(RawHttp.get(path));

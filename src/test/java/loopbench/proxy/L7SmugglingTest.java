@@ -136,18 +136,18 @@ class L7SmugglingTest {
     }
 
     static Stream<Arguments> configs() {
-        return Rig.combinations(L7Mode.values(), cases().toArray());
+        return Rig.combinations(L7Mode.values(), BackendPool.values(), cases().toArray());
     }
 
-    private static LoopbackServer proxy(L7Mode mode, RecordingBackend backend) {
-        return ProxyServer.start(Rig.options(),
-                ProxyConfig.of(Layer.L7, backend.address(), ThreadModel.REUSE_SERVER_THREAD).withL7Mode(mode));
+    private static LoopbackServer proxy(L7Mode mode, BackendPool pool, RecordingBackend backend) {
+        return ProxyServer.start(Rig.options(), ProxyConfig.of(Layer.L7, backend.address(), ThreadModel.REUSE_SERVER_THREAD)
+                .withL7Mode(mode).withBackendPool(pool));
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("configs")
-    void ambiguousFramingIsRefusedOrForwardedUnambiguously(L7Mode mode, Case c) throws Exception {
-        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, backend)) {
+    void ambiguousFramingIsRefusedOrForwardedUnambiguously(L7Mode mode, BackendPool pool, Case c) throws Exception {
+        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, pool, backend)) {
             try (Conn conn = RawHttp.open(proxy.port())) {
                 conn.send(c.bytes().getBytes(StandardCharsets.ISO_8859_1));
                 Response r = conn.read();
@@ -184,7 +184,7 @@ class L7SmugglingTest {
     @ParameterizedTest
     @EnumSource(L7Mode.class)
     void wellFormedChunkedBodyArrivesIntact(L7Mode mode) throws Exception {
-        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, backend);
+        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, BackendPool.PER_CLIENT, backend);
              Conn conn = RawHttp.open(proxy.port())) {
             String body = "hello, " + HIDDEN;
             conn.send((HEAD + "Transfer-Encoding: chunked\r\n\r\n7\r\nhello, \r\n" + hex(HIDDEN.length()) + "\r\n"

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
@@ -37,8 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * config's proxy is started once and sees request and response bodies of 0 B, 1 B, 64 KiB and 1 MiB one after another
  * on a keep-alive connection, the same mixed with GET and HEAD in one pipelined write, and 128 connections open at
  * once, each with its own body. The backend is one origin (POST echoes the body, GET answers ResponseBody.bytes).
- * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers. L7 in stream mode
- * runs the same checks for every thread model and transport.
+ * L4 forwards these HTTP bytes without understanding them, so the same oracle checks both layers. L7 in stream mode,
+ * and L7 with a backend pool per event loop (both modes), run the same checks for every thread model and transport;
+ * L4 splicing (epoll, reuse-server-thread) for every allocator.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProxyMatrixTest {
@@ -96,6 +98,36 @@ class ProxyMatrixTest {
     void bytesArriveIntactWhenStreaming(ThreadModel model, Transport transport) throws Exception {
         try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
                 ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(L7Mode.STREAM))) {
+            sequential(proxy.port());
+            pipelined(proxy.port());
+            concurrent(proxy.port());
+        }
+        Rig.assertNoThreads("proxy");
+    }
+
+    /** L4 splicing socket to socket (epoll, reuse-server-thread only), every allocator: the bytes a copy would move. */
+    @ParameterizedTest(name = "L4 splice {0}")
+    @EnumSource(Allocator.class)
+    void bytesArriveIntactWhenSplicing(Allocator allocator) throws Exception {
+        try (LoopbackServer proxy = ProxyServer.start(Rig.options(Transport.EPOLL, allocator),
+                ProxyConfig.of(Layer.L4, origin.address(), ThreadModel.REUSE_SERVER_THREAD).withL4Mode(L4Mode.SPLICE))) {
+            sequential(proxy.port());
+            pipelined(proxy.port());
+            concurrent(proxy.port());
+        }
+        Rig.assertNoThreads("proxy");
+    }
+
+    /** A keep-alive pool per event loop, shared by the client connections: every L7 mode x thread model x transport. */
+    static Stream<Arguments> pooledConfigs() {
+        return Rig.combinations(L7Mode.values(), ThreadModel.values(), Transport.values());
+    }
+
+    @ParameterizedTest(name = "L7 {0} per-loop {1} {2}")
+    @MethodSource("pooledConfigs")
+    void bytesArriveIntactThroughAPerLoopPool(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
+        try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
+                ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode).withBackendPool(BackendPool.PER_LOOP))) {
             sequential(proxy.port());
             pipelined(proxy.port());
             concurrent(proxy.port());
