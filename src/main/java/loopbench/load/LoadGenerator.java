@@ -218,11 +218,7 @@ public final class LoadGenerator implements AutoCloseable {
     private PerSecond closeSecond(long atNanos) {
         collect();
         long[] now = counters();
-        long errors = 0;
-        for (ErrorKind k : ErrorKind.values()) {
-            int i = LoopRecorder.ERRORS + k.ordinal();
-            errors += now[i] - secondStartCounters[i];
-        }
+        long errors = errorsSince(secondStartCounters, now);
         PerSecond s = new PerSecond(perSecond.size() + 1, (atNanos - secondStartNanos) / 1e9,
                 secondCorrected.getTotalCount(), errors,
                 micros(secondCorrected, 50), micros(secondCorrected, 99), secondCorrected.getMaxValue());
@@ -231,6 +227,19 @@ public final class LoadGenerator implements AutoCloseable {
         secondStartCounters = now;
         secondStartNanos = atNanos;
         return s;
+    }
+
+    private long errorsSince(long[] start) {
+        return errorsSince(start, counters());
+    }
+
+    private static long errorsSince(long[] start, long[] now) {
+        long errors = 0;
+        for (ErrorKind k : ErrorKind.values()) {
+            int i = LoopRecorder.ERRORS + k.ordinal();
+            errors += now[i] - start[i];
+        }
+        return errors;
     }
 
     private static double micros(Histogram h, double percentile) {
@@ -488,8 +497,11 @@ public final class LoadGenerator implements AutoCloseable {
                     markRecordStartNow();
                 }
                 // The last, partial second (the ticker may already have closed one that ends a little later).
+                // A sliver under 1 ms is dropped only when nothing completed in it: the series must sum to the run.
                 long partial = endNanos - secondStartNanos;
-                if (partial > 1_000_000 || (partial > 0 && perSecond.isEmpty())) {
+                collect();
+                boolean pending = secondCorrected.getTotalCount() > 0 || errorsSince(secondStartCounters) > 0;
+                if (partial > 1_000_000 || pending || (partial > 0 && perSecond.isEmpty())) {
                     closeSecond(endNanos);
                 }
                 last = snapshotAt(endNanos);
