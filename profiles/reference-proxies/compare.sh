@@ -326,73 +326,9 @@ for round in $(seq 1 "$rounds"); do
 done
 
 # Medians over rounds (min..max in brackets), then loopbench vs the best reference, round by round.
-python3 - "$out/runs.tsv" <<'PY' | tee "$out/table.md"
-import csv, statistics, sys
-path = sys.argv[1]
-rows = list(csv.DictReader((l for l in open(path) if not l.startswith('#')), delimiter='\t'))
-print('\n'.join(l[2:].strip() for l in open(path) if l.startswith('#'))); print()
-def span(values, fmt):
-    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
-print('| proxy | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys | context switches/request | rounds |')
-print('| --- | --- | --- | --- | --- | --- | --- |')
-for name in dict.fromkeys(r['proxy'] for r in rows):
-    rs = [r for r in rows if r['proxy'] == name]
-    med = lambda k: f"{statistics.median(float(r[k]) for r in rs):.2f}"
-    print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
-          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
-          f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
-# The target: each loopbench row's CPU per request against the best reference proxy of the same layer and page
-# ("L4 1024B", "L7 65536B", ...), round by round.
-print()
-print('| loopbench | CPU/request as a ratio to the best reference of the same round, median [min..max] | best reference (most often) | target |')
-print('| --- | --- | --- | --- |')
-groups = dict.fromkeys(' '.join(r['proxy'].split()[:2]) for r in rows if r['proxy'][:2] in ('L4', 'L7'))
-for group in groups:
-    names = [n for n in dict.fromkeys(r['proxy'] for r in rows) if n.startswith(group + ' ')]
-    for ours in (n for n in names if 'loopbench' in n):
-        ratios, best = [], []
-        for rnd in dict.fromkeys(r['round'] for r in rows):
-            cpu = {r['proxy']: float(r['cpu_us_per_req']) for r in rows if r['round'] == rnd and r['proxy'] in names}
-            refs = {k: v for k, v in cpu.items() if 'loopbench' not in k}
-            if ours in cpu and refs:
-                b = min(refs, key=refs.get)
-                ratios.append(cpu[ours] / refs[b]); best.append(b[len(group) + 1:])
-        if ratios:
-            met = 'met' if statistics.median(ratios) <= 1.0 else 'NOT met'
-            common = max(set(best), key=best.count)
-            print(f"| {ours} | {span(ratios, '{:.2f}')} | {common} | <= 1.00: {met} |")
-PY
+python3 "$here/tables.py" proxies "$out/runs.tsv" | tee "$out/table.md"
 
 # The load generators: CPU per request of each, and loopbench's as a ratio to wrk's in the same round.
 if [ "$(wc -l <"$out/generators.tsv")" -gt 1 ]; then
-  python3 - "$out/generators.tsv" <<'PY' | tee -a "$out/table.md"
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
-def span(values, fmt):
-    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
-print()
-print('Load generators against the small page\'s nginx L7 proxy (the generator\'s own CPU per request):')
-print()
-print('| generator | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys | context switches/request | rounds |')
-print('| --- | --- | --- | --- | --- | --- | --- |')
-for name in dict.fromkeys(r['generator'] for r in rows):
-    rs = [r for r in rows if r['generator'] == name]
-    med = lambda k: f"{statistics.median(float(r[k]) for r in rs):.2f}"
-    print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
-          f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
-          f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
-by_round = {}
-for r in rows:
-    by_round.setdefault(r['round'], {})['wrk' if r['generator'].startswith('wrk') else 'lb'] = r
-ratios = {k: [float(v['lb'][k]) / float(v['wrk'][k]) for v in by_round.values() if 'lb' in v and 'wrk' in v]
-          for k in ('cpu_us_per_req', 'user_us_per_req', 'sys_us_per_req')}
-if ratios['cpu_us_per_req']:
-    print()
-    print('| loopbench / wrk, per round | CPU | user | sys |')
-    print('| --- | --- | --- | --- |')
-    for i, rnd in enumerate(r for r in by_round if 'lb' in by_round[r] and 'wrk' in by_round[r]):
-        print(f"| round {rnd} | {ratios['cpu_us_per_req'][i]:.2f} | {ratios['user_us_per_req'][i]:.2f} | {ratios['sys_us_per_req'][i]:.2f} |")
-    print(f"| median | {statistics.median(ratios['cpu_us_per_req']):.2f} | {statistics.median(ratios['user_us_per_req']):.2f} | "
-          f"{statistics.median(ratios['sys_us_per_req']):.2f} |")
-PY
+  python3 "$here/tables.py" generators "$out/generators.tsv" | tee -a "$out/table.md"
 fi

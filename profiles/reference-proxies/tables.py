@@ -1,0 +1,89 @@
+"""compare.sh's tables, from the TSV files it writes round by round.
+
+  python3 tables.py proxies runs.tsv          # every proxy, then loopbench against the best reference
+  python3 tables.py generators generators.tsv # every load generator, then loopbench's generator against wrk
+
+Medians over rounds with [min..max]: the rounds were interleaved, so a drifting machine moves every row alike.
+"""
+import csv
+import statistics
+import sys
+
+
+def span(values, fmt):
+    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
+
+
+def cost_table(rows, key, title):
+    """One row per distinct value of `key`: req/s, CPU, user, sys and context switches per request."""
+    print(f'| {title} | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys '
+          '| context switches/request | rounds |')
+    print('| --- | --- | --- | --- | --- | --- | --- |')
+    for name in dict.fromkeys(r[key] for r in rows):
+        rs = [r for r in rows if r[key] == name]
+
+        def med(k):
+            return f"{statistics.median(float(r[k]) for r in rs):.2f}"
+
+        print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
+              f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
+              f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
+
+
+def proxies(path):
+    rows = list(csv.DictReader((l for l in open(path) if not l.startswith('#')), delimiter='\t'))
+    print('\n'.join(l[2:].strip() for l in open(path) if l.startswith('#')))
+    print()
+    cost_table(rows, 'proxy', 'proxy')
+    # The target: each loopbench row's CPU per request against the best reference proxy of the same layer and
+    # page ("L4 1024B", "L7 65536B", ...), round by round.
+    print()
+    print('| loopbench | CPU/request as a ratio to the best reference of the same round, median [min..max] '
+          '| best reference (most often) | target |')
+    print('| --- | --- | --- | --- |')
+    groups = dict.fromkeys(' '.join(r['proxy'].split()[:2]) for r in rows if r['proxy'][:2] in ('L4', 'L7'))
+    for group in groups:
+        names = [n for n in dict.fromkeys(r['proxy'] for r in rows) if n.startswith(group + ' ')]
+        for ours in (n for n in names if 'loopbench' in n):
+            ratios, best = [], []
+            for rnd in dict.fromkeys(r['round'] for r in rows):
+                cpu = {r['proxy']: float(r['cpu_us_per_req']) for r in rows
+                       if r['round'] == rnd and r['proxy'] in names}
+                refs = {k: v for k, v in cpu.items() if 'loopbench' not in k}
+                if ours in cpu and refs:
+                    b = min(refs, key=refs.get)
+                    ratios.append(cpu[ours] / refs[b])
+                    best.append(b[len(group) + 1:])
+            if ratios:
+                met = 'met' if statistics.median(ratios) <= 1.0 else 'NOT met'
+                common = max(set(best), key=best.count)
+                print(f"| {ours} | {span(ratios, '{:.2f}')} | {common} | <= 1.00: {met} |")
+
+
+def generators(path):
+    rows = list(csv.DictReader(open(path), delimiter='\t'))
+    print()
+    print('Load generators against the small page\'s nginx L7 proxy (the generator\'s own CPU per request):')
+    print()
+    cost_table(rows, 'generator', 'generator')
+    by_round = {}
+    for r in rows:
+        by_round.setdefault(r['round'], {})['wrk' if r['generator'].startswith('wrk') else 'lb'] = r
+    paired = [v for v in by_round.values() if 'lb' in v and 'wrk' in v]
+    if not paired:
+        return
+    keys = ('cpu_us_per_req', 'user_us_per_req', 'sys_us_per_req')
+    ratios = {k: [float(v['lb'][k]) / float(v['wrk'][k]) for v in paired] for k in keys}
+    print()
+    print('| loopbench / wrk, per round | CPU | user | sys |')
+    print('| --- | --- | --- | --- |')
+    for i, rnd in enumerate(r for r in by_round if 'lb' in by_round[r] and 'wrk' in by_round[r]):
+        print(f"| round {rnd} | " + ' | '.join(f"{ratios[k][i]:.2f}" for k in keys) + ' |')
+    print('| median | ' + ' | '.join(f"{statistics.median(ratios[k]):.2f}" for k in keys) + ' |')
+
+
+if __name__ == '__main__':
+    kinds = {'proxies': proxies, 'generators': generators}
+    if len(sys.argv) != 3 or sys.argv[1] not in kinds:
+        sys.exit(f"usage: tables.py {{{'|'.join(kinds)}}} FILE.tsv (got: {' '.join(sys.argv[1:]) or 'nothing'})")
+    kinds[sys.argv[1]](sys.argv[2])
