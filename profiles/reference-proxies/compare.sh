@@ -231,7 +231,7 @@ start_nginx() {
   port=$(free_port)
   mkdir -p "$dir/logs"
   sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$3/" -e "s#@PREFIX@#$dir#g" \
-    -e "s#@STREAM_MODULE@#$stream_module#" "$2" >"$dir/nginx.conf"
+    -e "s#@STREAM_MODULE@#$stream_module#" -e "s/@KEEPALIVE@/$connections/" "$2" >"$dir/nginx.conf"
   nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' >"$dir/stdout.log" 2>&1 &
   local master=$!
   pids+=("$master")
