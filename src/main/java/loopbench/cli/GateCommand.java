@@ -66,7 +66,7 @@ final class GateCommand implements Callable<Integer> {
             description = "The same for the candidate. Default: ${DEFAULT-VALUE}.")
     String candidateUnsafe;
 
-    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = Comparison.DEFAULT_THRESHOLD,
+    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = Comparison.GATE_DEFAULT_THRESHOLD,
             description = "How much worse the score may get before it can fail. Default: ${DEFAULT-VALUE}.")
     double threshold;
 

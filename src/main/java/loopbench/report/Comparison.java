@@ -51,6 +51,14 @@ public final class Comparison {
      * operation by hundredths of a percent.
      */
     public static final String DEFAULT_THRESHOLD = "3";
+    /**
+     * The gate's score threshold, percent. Lower than {@link #DEFAULT_THRESHOLD}: the gate's pairs run back to
+     * back, so drift cancels and a 1% threshold costs no false alarms (Holm's correction, not the threshold,
+     * bounds those); with 8 rounds it is what lets a 5% loss be caught in at least 19 of 20 gates (README,
+     * "What it can detect": measured with profiles/gate-proof.sh). Two separate runs ({@code compare}) drift
+     * apart by more than that, so they keep 3%.
+     */
+    public static final String GATE_DEFAULT_THRESHOLD = "1";
     public static final String DEFAULT_ALLOC_THRESHOLD = "0.5";
 
     private Comparison() {
