@@ -30,24 +30,38 @@ public interface Statistic {
         return unit();
     }
 
+    /** What every statistic states about itself; a subclass says how to read the fork values. */
+    abstract class Described implements Statistic {
+        private final String name;
+        private final String unit;
+        private final String requires;
+
+        Described(String name, String unit, String requires) {
+            this.name = name;
+            this.unit = unit;
+            this.requires = requires;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String unit() {
+            return unit;
+        }
+
+        @Override
+        public String requires() {
+            return requires;
+        }
+    }
+
     /** A metric of the result ({@link JmhResult#PRIMARY} or a secondary result's name): each fork's mean. */
     static Statistic metric(String metric, String name, String unit) {
-        return new Statistic() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String unit() {
-                return unit;
-            }
-
-            @Override
-            public String requires() {
-                return JmhResult.PRIMARY.equals(metric) ? "the primary score" : "the secondary result " + metric;
-            }
-
+        return new Described(name, unit,
+                JmhResult.PRIMARY.equals(metric) ? "the primary score" : "the secondary result " + metric) {
             @Override
             public double[] forkValues(JmhResult r, Measurements m) {
                 JmhResult.Metric x = r.metric(metric);
@@ -73,22 +87,8 @@ public interface Statistic {
      * predicted bound, p99 over p50.
      */
     static Statistic iterationRatio(String name, String unit, List<String> numerators, List<String> denominators) {
-        return new Statistic() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String unit() {
-                return unit;
-            }
-
-            @Override
-            public String requires() {
-                return "the results " + String.join(" + ", numerators) + " and " + String.join(" + ", denominators);
-            }
-
+        return new Described(name, unit,
+                "the results " + String.join(" + ", numerators) + " and " + String.join(" + ", denominators)) {
             @Override
             public double[] forkValues(JmhResult r, Measurements m) {
                 double[][] num = sum(r, numerators);
@@ -120,22 +120,8 @@ public interface Statistic {
      * first second of a cold proxy against its last seconds.
      */
     static Statistic fromSideFiles(String name, String unit, String what, ToDoubleFunction<SideFile> value) {
-        return new Statistic() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String unit() {
-                return unit;
-            }
-
-            @Override
-            public String requires() {
-                return "the trials' side files (e2e/*.json next to the JSON) with " + what;
-            }
-
+        return new Described(name, unit,
+                "the trials' side files (e2e/*.json next to the JSON) with " + what) {
             @Override
             public double[] forkValues(JmhResult r, Measurements m) {
                 List<SideFile> files = m.sideFiles(r);
