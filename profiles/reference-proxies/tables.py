@@ -69,17 +69,19 @@ def generators(path):
     by_round = {}
     for r in rows:
         by_round.setdefault(r['round'], {})['wrk' if r['generator'].startswith('wrk') else 'lb'] = r
-    paired = [v for v in by_round.values() if 'lb' in v and 'wrk' in v]
-    if not paired:
-        return
     keys = ('cpu_us_per_req', 'user_us_per_req', 'sys_us_per_req')
-    ratios = {k: [float(v['lb'][k]) / float(v['wrk'][k]) for v in paired] for k in keys}
+    # round -> loopbench/wrk per key, for the rounds that measured both
+    ratios = {rnd: [float(v['lb'][k]) / float(v['wrk'][k]) for k in keys]
+              for rnd, v in by_round.items() if 'lb' in v and 'wrk' in v}
+    if not ratios:
+        return
     print()
     print('| loopbench / wrk, per round | CPU | user | sys |')
     print('| --- | --- | --- | --- |')
-    for i, rnd in enumerate(r for r in by_round if 'lb' in by_round[r] and 'wrk' in by_round[r]):
-        print(f"| round {rnd} | " + ' | '.join(f"{ratios[k][i]:.2f}" for k in keys) + ' |')
-    print('| median | ' + ' | '.join(f"{statistics.median(ratios[k]):.2f}" for k in keys) + ' |')
+    for rnd, values in ratios.items():
+        print(f"| round {rnd} | " + ' | '.join(f"{x:.2f}" for x in values) + ' |')
+    medians = [statistics.median(values[i] for values in ratios.values()) for i in range(len(keys))]
+    print('| median | ' + ' | '.join(f"{x:.2f}" for x in medians) + ' |')
 
 
 if __name__ == '__main__':
