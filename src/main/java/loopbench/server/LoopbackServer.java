@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannelRecvByteBufAllocator;
 
 import java.net.InetSocketAddress;
 
@@ -23,6 +24,17 @@ public final class LoopbackServer implements RunningServer {
     public interface ChannelSetup {
         ChannelHandler childHandler(ServerContext context);
     }
+
+    /**
+     * Connections accepted per wake-up of the listening socket at most. Netty's own setting accepts one per wake-up on
+     * epoll (4.2.18: level-triggered, and its "maybe more to read" test compares the accepted fd with 1 byte
+     * attempted, so it never continues) and 16 on NIO; between two wake-ups the loop serves every ready connection.
+     * Under load that throttles a burst of new connections: 1,000 clients connecting at once to the one-thread proxy
+     * at 40k req/s waited up to 3 s in the accept queue, which wrk reports as 1-2 s latencies and timeouts
+     * (docs/results/2026-11-23/reference-proxies-1000/README.md). 256 empties such a queue in a few wake-ups and
+     * still holds a flood of connects to a few milliseconds of work before the loop serves the others again.
+     */
+    static final int ACCEPTS_PER_WAKEUP = 256;
 
     private final String role;
     private final ServerOptions options;
@@ -46,6 +58,7 @@ public final class LoopbackServer implements RunningServer {
                     .channel(options.transport().serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, acceptBatches())
                     .option(ChannelOption.ALLOCATOR, context.allocator())
                     .handler(new ChannelInboundHandlerAdapter() {
                         @Override
@@ -67,6 +80,14 @@ public final class LoopbackServer implements RunningServer {
             resources.close();
             throw e;
         }
+    }
+
+    /** Accept until the queue is empty ({@code accept} says so) or {@link #ACCEPTS_PER_WAKEUP}, on every transport. */
+    static ServerChannelRecvByteBufAllocator acceptBatches() {
+        ServerChannelRecvByteBufAllocator accepts = new ServerChannelRecvByteBufAllocator();
+        accepts.respectMaybeMoreData(false);
+        accepts.maxMessagesPerRead(ACCEPTS_PER_WAKEUP);
+        return accepts;
     }
 
     @Override
