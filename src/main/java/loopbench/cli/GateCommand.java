@@ -13,7 +13,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"CI gate: runs a baseline and a candidate benchmarks.jar in randomized interleaved rounds "
-                + "(each round, every profile line runs one fork of each side, back to back, in random order) and "
+                + "(each round, every profile line runs one fork of each side, back to back, the lines in random order, "
+                + "each side first in half the rounds) and "
                 + "judges every benchmark from its forks: candidate/baseline ratio of fork means with a 95%% interval "
                 + "(paired t on log ratios), for the score and, separately, bytes per operation (gc.alloc.rate.norm); "
                 + "Holm's correction over all of them; a regression only when the interval lies beyond the "

@@ -15,8 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,20 +120,42 @@ class GateTest {
     }
 
     @Test
-    void sidesRunInRandomOrderWithinEachRound(@TempDir Path dir) throws Exception {
+    void eachSideOfALineGoesFirstInHalfTheRounds(@TempDir Path dir) throws Exception {
         FakeRunner runner = new FakeRunner();
         gate(settings(dir, 8, null), runner);
-        int baselineFirst = 0;
+        Map<String, List<Boolean>> baselineFirstByLine = new TreeMap<>();
         for (int i = 0; i < runner.commands.size(); i += 2) {
             List<String> first = runner.commands.get(i);
             List<String> second = runner.commands.get(i + 1);
-            assertEquals(first.get(first.indexOf("-jar") + 2), second.get(second.indexOf("-jar") + 2),
-                    "both sides of a line run back to back");
-            if (first.contains(BASELINE.toString())) {
-                baselineFirst++;
+            String line = first.get(first.indexOf("-jar") + 2);
+            assertEquals(line, second.get(second.indexOf("-jar") + 2), "both sides of a line run back to back");
+            baselineFirstByLine.computeIfAbsent(line, k -> new ArrayList<>()).add(first.contains(BASELINE.toString()));
+        }
+        assertEquals(2, baselineFirstByLine.size(), baselineFirstByLine.toString());
+        for (Map.Entry<String, List<Boolean>> e : baselineFirstByLine.entrySet()) {
+            assertEquals(8, e.getValue().size(), e.toString());
+            assertEquals(4, e.getValue().stream().filter(b -> b).count(), "baseline first in half the rounds: " + e);
+        }
+    }
+
+    @Test
+    void aBalancedOrderIsBalancedAndRandom() {
+        Random random = new Random(1);
+        Set<String> patterns = new HashSet<>();
+        for (int rounds = 1; rounds <= 9; rounds++) {
+            for (int k = 0; k < 20; k++) {
+                boolean[] first = Gate.balancedOrder(rounds, random);
+                int baseline = 0;
+                for (boolean b : first) {
+                    baseline += b ? 1 : 0;
+                }
+                assertTrue(baseline == rounds / 2 || baseline == (rounds + 1) / 2, rounds + " rounds: " + baseline);
+                if (rounds == 8) {
+                    patterns.add(Arrays.toString(first));
+                }
             }
         }
-        assertTrue(baselineFirst > 0 && baselineFirst < 16, "baseline first in " + baselineFirst + " of 16 pairs");
+        assertTrue(patterns.size() > 10, "which half goes first is random: " + patterns.size() + " patterns of 20");
     }
 
     @Test
