@@ -34,7 +34,8 @@ import java.util.Random;
  * <p>In each round, every profile line runs one fork of each side, the lines in a random order and the two sides of
  * a line back to back, each side first in half the rounds, which half at random ({@link #balancedOrder}): whatever
  * the machine does meanwhile (another job, a thermal or frequency change, a noisy neighbour) hits both sides of a
- * pair alike and cancels in their ratio, and being first or second in a pair, which is not neutral, cancels too. One fork at a time, while the gate holds JMH's machine-wide lock.
+ * pair alike and cancels in their ratio, and so does any effect of being first or second in a pair. One fork at a
+ * time, while the gate holds JMH's machine-wide lock.
  *
  * <p>After the last round, per benchmark and metric (the score, and bytes per operation where the line runs
  * {@code -prof gc}), {@link Comparison#judge} pairs the fork means of the rounds: candidate/baseline ratio with a
@@ -123,7 +124,8 @@ public final class Gate {
                     done += 2;
                     continue;
                 }
-                List<Side> sides = baselineFirst.get(index)[round - 1] ? List.of(settings.baseline(), settings.candidate())
+                List<Side> sides = baselineFirst.get(index)[round - 1]
+                        ? List.of(settings.baseline(), settings.candidate())
                         : List.of(settings.candidate(), settings.baseline());
                 for (Side side : sides) {
                     String name = String.format(Locale.ROOT, "r%02d-l%02d-%s", round, index + 1, side.role());
@@ -188,11 +190,11 @@ public final class Gate {
 
     /**
      * Which side of a line goes first in each round: the baseline in half the rounds (one more or less when
-     * {@code rounds} is odd), which half at random. Being second in a pair is not neutral: in 40 pairs of A/A gates of
-     * {@code profiles/gate.jmh}, the end-to-end benchmark's second fork used 10% more proxy CPU per request than the
-     * first (t = 2.15). With a coin per pair, a gate whose coins fell 5:3 carried a quarter of that into its ratio;
-     * balanced, the effect cancels in the mean of the log ratios and is left as variance, widening the interval
-     * instead of shifting it.
+     * {@code rounds} is odd), which half at random. Being second in a pair may not be neutral: in the 64 pairs of 8
+     * A/A gates of {@code profiles/gate.jmh} (a coin per pair then), the end-to-end benchmark's second fork used 6.5%
+     * more proxy CPU per request than the first (t = 1.67: a hint, not proof). With a coin per pair, a gate whose
+     * coins fell 5:3 would carry a quarter of such an effect into its ratio; balanced, it cancels in the mean of the
+     * log ratios and is left as variance, widening the interval instead of shifting it.
      */
     static boolean[] balancedOrder(int rounds, Random random) {
         List<Boolean> order = new ArrayList<>();
