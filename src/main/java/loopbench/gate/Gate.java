@@ -106,7 +106,7 @@ public final class Gate {
         int totalForks = settings.rounds() * lines.size() * 2;
         int done = 0;
         List<Comparison.Row> rows = List.of();
-        List<boolean[]> baselineFirst = new ArrayList<>();
+        List<List<Boolean>> baselineFirst = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             baselineFirst.add(balancedOrder(settings.rounds(), random));
         }
@@ -124,7 +124,7 @@ public final class Gate {
                     done += 2;
                     continue;
                 }
-                List<Side> sides = baselineFirst.get(index)[round - 1]
+                List<Side> sides = baselineFirst.get(index).get(round - 1)
                         ? List.of(settings.baseline(), settings.candidate())
                         : List.of(settings.candidate(), settings.baseline());
                 for (Side side : sides) {
@@ -196,17 +196,13 @@ public final class Gate {
      * coins fell 5:3 would carry a quarter of such an effect into its ratio; balanced, it cancels in the mean of the
      * log ratios and is left as variance, widening the interval instead of shifting it.
      */
-    static boolean[] balancedOrder(int rounds, Random random) {
+    static List<Boolean> balancedOrder(int rounds, Random random) {
         List<Boolean> order = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             order.add(r < rounds / 2 || (r == rounds / 2 && rounds % 2 == 1 && random.nextBoolean()));
         }
         Collections.shuffle(order, random);
-        boolean[] first = new boolean[rounds];
-        for (int r = 0; r < rounds; r++) {
-            first[r] = order.get(r);
-        }
-        return first;
+        return List.copyOf(order);
     }
 
     private List<Comparison.Row> judge(Map<String, List<JmhResult>> baseline, Map<String, List<JmhResult>> candidate) {

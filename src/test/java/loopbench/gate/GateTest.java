@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -144,14 +143,12 @@ class GateTest {
         Set<String> patterns = new HashSet<>();
         for (int rounds = 1; rounds <= 9; rounds++) {
             for (int k = 0; k < 20; k++) {
-                boolean[] first = Gate.balancedOrder(rounds, random);
-                int baseline = 0;
-                for (boolean b : first) {
-                    baseline += b ? 1 : 0;
-                }
+                List<Boolean> first = Gate.balancedOrder(rounds, random);
+                assertEquals(rounds, first.size());
+                long baseline = first.stream().filter(b -> b).count();
                 assertTrue(baseline == rounds / 2 || baseline == (rounds + 1) / 2, rounds + " rounds: " + baseline);
                 if (rounds == 8) {
-                    patterns.add(Arrays.toString(first));
+                    patterns.add(first.toString());
                 }
             }
         }
