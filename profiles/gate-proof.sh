@@ -10,7 +10,7 @@
 # Defaults: 20 runs of each kind, profiles/gate.jmh, the gate's default rounds and thresholds, out target/gate-proof.
 # Needs target/loopbench.jar and target/benchmarks.jar (./mvnw -B -q -Pjmh package -DskipTests) and jq.
 # Every gate's directory (forks, summary.md, gate.json) is kept under DIR/<kind>-NN; the tally goes to DIR/tally.md.
-# Run it on a quiet machine: one gate takes ~10 minutes with profiles/gate.jmh, so 3 x 20 gates take ~10 hours.
+# Run it on a quiet machine: one gate takes ~13.5 minutes with profiles/gate.jmh, so 3 x 20 gates take ~13.5 hours.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
