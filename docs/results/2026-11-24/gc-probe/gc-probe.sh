@@ -1,7 +1,7 @@
 #!/bin/bash
 # GC probe: one loopbench origin (epoll, one loop, 1 KiB), loopbench proxies (one loop) with different GC flags,
 # interleaved wrk -t1 -cC -d10s rounds; proxy CPU per request (utime/stime from /proc, 100 Hz ticks).
-# usage: gcprobe.sh LAYER CONNECTIONS ROUNDS WARMUP_S  (variants: g1 parallel serial)
+# usage: gc-probe.sh LAYER CONNECTIONS ROUNDS WARMUP_S  (variants: g1 parallel serial)
 cd "$(dirname "$0")/../../../.."
 layer=${1:-4} C=${2:-1000} rounds=${3:-4} warm=${4:-40}
 W=${TMPDIR:-/tmp}/gc-probe-$layer-$C; mkdir -p $W
