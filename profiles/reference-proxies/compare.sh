@@ -9,7 +9,10 @@
 # loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and CPU per request = (utime+stime of
 # the proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
 # per request. With --before REV|JAR, loopbench's rows are measured for that git revision (built in a
-# temporary worktree) or jar too, in the same rounds: the before/after table in one command.
+# temporary worktree) or jar too, in the same rounds: the before/after table in one command. With
+# --jvm-variant 'FLAGS', loopbench's L4, L7 aggregate and L7 per-loop rows are measured a second time, same jar,
+# with FLAGS added to the proxy JVM's options (e.g. -XX:+UseSerialGC), labelled "(FLAGS)": a JVM option's
+# effect in the same rounds.
 # Every loopbench JVM (origin and proxies, now and before) runs as the suite runs its servers (JvmFlags): a 1 GiB
 # heap, Netty's leak detection off (`java -jar loopbench.jar` alone keeps Netty's default, SIMPLE, which samples
 # buffers with a stack trace: a cost nginx does not pay), Netty's Unsafe path on.
@@ -21,8 +24,8 @@
 # Needs: wrk, haproxy, nginx with the stream module (Debian: apt-get install wrk haproxy nginx-light
 # libnginx-mod-stream) and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/reference-proxies/compare.sh [--rounds N] [--duration S] [--connections C] [--body-size B]
-#          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR] [--only REGEX]
-#          [--no-generators] [--out DIR]
+#          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR]
+#          [--jvm-variant 'FLAGS'] [--only REGEX] [--no-generators] [--out DIR]
 # --only REGEX measures only the targets whose name matches (grep -E), e.g. --only 'L4 65536B'.
 # JIT warm-up: every loopbench proxy is first driven for --warmup seconds (default 60: C2 was still compiling
 # the L7 path after 20 s of load); the reference proxies for 5 s. Then every round measures all targets one
@@ -35,7 +38,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup=60 ref_warmup=5 settle=2
-out="$root/target/reference-proxies" before="" only="" generators=1
+out="$root/target/reference-proxies" before="" only="" generators=1 variant=""
+extra_jvm_flags=()
 java_bin=${JAVA:-java}
 
 usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -49,16 +53,22 @@ while [ $# -gt 0 ]; do
     --pages) pages=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --before) before=$2; shift 2 ;;
+    --jvm-variant) variant=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --no-generators) generators=0; shift ;;
     --out) out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
+    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
 done
 for n in "$rounds" "$duration" "$connections" "$body" "$large_body" "$warmup"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "compare.sh: '$n' is not a non-negative integer" >&2; exit 2; }
 done
+if [ -n "$variant" ]; then
+  for f in $variant; do
+    [[ "$f" == -* ]] || { echo "compare.sh: --jvm-variant '$variant': '$f' is not a JVM option (they start with '-')" >&2; exit 2; }
+  done
+fi
 case "$pages" in small|large|both) ;; *) echo "compare.sh: --pages '$pages'; valid: small, large, both" >&2; exit 2 ;; esac
 for tool in wrk haproxy nginx; do
   command -v "$tool" >/dev/null || { echo "compare.sh: '$tool' not found; install it: apt-get install wrk haproxy nginx-light libnginx-mod-stream" >&2; exit 2; }
@@ -115,7 +125,7 @@ wait_port() { # wait until 127.0.0.1:$1 accepts (at most 20 s)
 # start_loopbench LOGNAME JAR ARGS... : sets $started_pid and $started_port from its "listening on" line.
 start_loopbench() {
   local log="$work/$1.out" which_jar=$2; shift 2
-  "$java_bin" "${jvm_flags[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
+  "$java_bin" "${jvm_flags[@]}" "${extra_jvm_flags[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
   started_pid=$!
   pids+=("$started_pid")
   for _ in $(seq 1 200); do
@@ -170,14 +180,17 @@ setup_page() {
   add_target "$label direct (origin, no proxy)" "$backend_port" "$ref_warmup" "$started_pid"
 
   local lb=(proxy --backend "127.0.0.1:$backend_port" --transport epoll --io-threads 1 --thread-model reuse-server-thread)
-  local jars=("now|$jar"); [ -n "$before_jar" ] && jars+=("before|$before_jar")
-  local entry tag which
+  # Each loopbench build or JVM set-up measured: "tag|jar|extra JVM flags|row suffix".
+  local jars=("now|$jar||"); [ -n "$before_jar" ] && jars+=("before|$before_jar|| (before)")
+  [ -n "$variant" ] && jars+=("variant|$jar|$variant| ($variant)")
+  local entry tag which flags suffix
   for entry in "${jars[@]}"; do
-    tag=${entry%%|*} which=${entry#*|}
-    local suffix=""; [ "$tag" = before ] && suffix=" (before)"
+    IFS='|' read -r tag which flags suffix <<<"$entry"
+    read -r -a extra_jvm_flags <<<"$flags"
     start_loopbench "lb4-$label-$tag" "$which" "${lb[@]}" --layer 4
     add_target "L4 $label loopbench$suffix" "$started_port" "$warmup" "$started_pid"
   done
+  extra_jvm_flags=()
   if [ "$label" = "${large_body}B" ]; then
     start_loopbench "lb4s-$label" "$jar" "${lb[@]}" --layer 4 --l4-mode splice
     add_target "L4 $label loopbench splice" "$started_port" "$warmup" "$started_pid"
@@ -202,15 +215,22 @@ setup_page() {
   add_target "L4 $label nginx stream" "$started_port" "$ref_warmup" "${started_pids[@]}"
 
   for entry in "${jars[@]}"; do
-    tag=${entry%%|*} which=${entry#*|}
-    local suffix=""; [ "$tag" = before ] && suffix=" (before)"
+    IFS='|' read -r tag which flags suffix <<<"$entry"
+    read -r -a extra_jvm_flags <<<"$flags"
     start_loopbench "lb7-$label-$tag" "$which" "${lb[@]}" --layer 7
     add_target "L7 $label loopbench aggregate$suffix" "$started_port" "$warmup" "$started_pid"
   done
+  extra_jvm_flags=()
   start_loopbench "lb7s-$label" "$jar" "${lb[@]}" --layer 7 --l7-mode stream
   add_target "L7 $label loopbench stream" "$started_port" "$warmup" "$started_pid"
   start_loopbench "lb7p-$label" "$jar" "${lb[@]}" --layer 7 --backend-pool per-loop
   add_target "L7 $label loopbench aggregate per-loop" "$started_port" "$warmup" "$started_pid"
+  if [ -n "$variant" ]; then
+    read -r -a extra_jvm_flags <<<"$variant"
+    start_loopbench "lb7p-$label-variant" "$jar" "${lb[@]}" --layer 7 --backend-pool per-loop
+    add_target "L7 $label loopbench aggregate per-loop ($variant)" "$started_port" "$warmup" "$started_pid"
+    extra_jvm_flags=()
+  fi
 
   start_nginx "http-$label" "$here/nginx.conf" "$backend_port"
   add_target "L7 $label nginx proxy_pass keepalive" "$started_port" "$ref_warmup" "${started_pids[@]}"
@@ -245,7 +265,7 @@ start_nginx() {
 
 {
   echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
-  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}"
+  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}"
   printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n'
 } >"$out/runs.tsv"
 printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' >"$out/generators.tsv"
