@@ -8,11 +8,15 @@
 # option splice-auto there). L7 also measures loopbench with --backend-pool per-loop (a keep-alive pool per event
 # loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and CPU per request = (utime+stime of
 # the proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
-# per request. With --before REV|JAR, loopbench's rows are measured for that git revision (built in a
+# per request; and the whole machine's busy CPU per request (/proc/stat: proxy, origin, wrk, kernel threads and
+# anything else running), which catches work a proxy moves out of its own processes. With --before REV|JAR, loopbench's rows are measured for that git revision (built in a
 # temporary worktree) or jar too, in the same rounds: the before/after table in one command. With
 # --jvm-variant 'FLAGS', loopbench's L4, L7 aggregate and L7 per-loop rows are measured a second time, same jar,
 # with FLAGS added to the proxy JVM's options (e.g. -XX:+UseSerialGC), labelled "(FLAGS)": a JVM option's
-# effect in the same rounds.
+# effect in the same rounds. With --proxy-variant 'ARGS' (proxy options as "--name value" pairs, e.g.
+# '--transport io_uring'), the same three rows are measured a second time with those options replacing the ones
+# every loopbench proxy here gets (--transport epoll --io-threads 1 --thread-model reuse-server-thread), labelled
+# "(ARGS)": a knob's effect on the proxy's cost, in the same rounds.
 # Every loopbench JVM (origin and proxies, now and before) runs as the suite runs its servers (JvmFlags): a 1 GiB
 # heap, Netty's leak detection off (`java -jar loopbench.jar` alone keeps Netty's default, SIMPLE, which samples
 # buffers with a stack trace: a cost nginx does not pay), Netty's Unsafe path on.
@@ -25,7 +29,7 @@
 # libnginx-mod-stream) and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/reference-proxies/compare.sh [--rounds N] [--duration S] [--connections C] [--body-size B]
 #          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR]
-#          [--jvm-variant 'FLAGS'] [--only REGEX] [--no-generators] [--out DIR]
+#          [--jvm-variant 'FLAGS'] [--proxy-variant 'ARGS'] [--only REGEX] [--no-generators] [--out DIR]
 # --only REGEX measures only the targets whose name matches (grep -E), e.g. --only 'L4 65536B'.
 # JIT warm-up: every loopbench proxy is first driven for --warmup seconds (default 60: C2 was still compiling
 # the L7 path after 20 s of load); the reference proxies for 5 s. Then every round measures all targets one
@@ -38,8 +42,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup=60 ref_warmup=5 settle=2
-out="$root/target/reference-proxies" before="" only="" generators=1 variant=""
-extra_jvm_flags=()
+out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant=""
 java_bin=${JAVA:-java}
 
 usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -54,11 +57,12 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --before) before=$2; shift 2 ;;
     --jvm-variant) variant=$2; shift 2 ;;
+    --proxy-variant) proxy_variant=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --no-generators) generators=0; shift ;;
     --out) out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
+    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
 done
 for n in "$rounds" "$duration" "$connections" "$body" "$large_body" "$warmup"; do
@@ -67,6 +71,13 @@ done
 if [ -n "$variant" ]; then
   for f in $variant; do
     [[ "$f" == -* ]] || { echo "compare.sh: --jvm-variant '$variant': '$f' is not a JVM option (they start with '-')" >&2; exit 2; }
+  done
+fi
+if [ -n "$proxy_variant" ]; then
+  read -r -a pv <<<"$proxy_variant"
+  for ((i = 0; i < ${#pv[@]}; i += 2)); do
+    [[ "${pv[i]}" == --?* && $((i + 1)) -lt ${#pv[@]} && "${pv[i + 1]}" != --* ]] \
+      || { echo "compare.sh: --proxy-variant '$proxy_variant': expected '--option value' pairs (e.g. '--transport io_uring'); '${pv[i]}' is not one" >&2; exit 2; }
   done
 fi
 case "$pages" in small|large|both) ;; *) echo "compare.sh: --pages '$pages'; valid: small, large, both" >&2; exit 2 ;; esac
@@ -122,10 +133,12 @@ wait_port() { # wait until 127.0.0.1:$1 accepts (at most 20 s)
   echo "compare.sh: nothing listens on 127.0.0.1:$1 after 20 s" >&2; exit 1
 }
 
-# start_loopbench LOGNAME JAR ARGS... : sets $started_pid and $started_port from its "listening on" line.
+# start_loopbench LOGNAME JAR "EXTRA JVM FLAGS" ARGS... : sets $started_pid and $started_port from its
+# "listening on" line. The extra flags (space-separated, may be empty) come after the common $jvm_flags.
 start_loopbench() {
-  local log="$work/$1.out" which_jar=$2; shift 2
-  "$java_bin" "${jvm_flags[@]}" "${extra_jvm_flags[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
+  local log="$work/$1.out" which_jar=$2 extra=()
+  read -r -a extra <<<"$3"; shift 3
+  "$java_bin" "${jvm_flags[@]}" "${extra[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
   started_pid=$!
   pids+=("$started_pid")
   for _ in $(seq 1 200); do
@@ -138,6 +151,20 @@ start_loopbench() {
   echo "compare.sh: loopbench $* did not start" >&2; exit 1
 }
 
+# with_options "--name value ..." ARGS... : sets $merged to ARGS with each named option's value replaced (appended
+# when ARGS lacks it): picocli refuses an option given twice.
+with_options() {
+  local opts=() i j found; read -r -a opts <<<"$1"; shift
+  merged=("$@")
+  for ((i = 0; i < ${#opts[@]}; i += 2)); do
+    found=0
+    for ((j = 0; j < ${#merged[@]} - 1; j++)); do
+      if [ "${merged[j]}" = "${opts[i]}" ]; then merged[j + 1]=${opts[i + 1]}; found=1; fi
+    done
+    [ "$found" = 1 ] || merged+=("${opts[i]}" "${opts[i + 1]}")
+  done
+}
+
 # CPU ticks of a set of pids, summed: "utime stime".
 cpu_ticks() {
   local u=0 s=0 pu ps
@@ -147,6 +174,8 @@ cpu_ticks() {
   done
   echo "$u $s"
 }
+# Busy CPU ticks of the whole machine (all cores: user, nice, system, irq, softirq; not idle, iowait or steal).
+machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
 ctx_switches() {
   local c=0
   for p in "$@"; do
@@ -175,24 +204,24 @@ add_target() {
 # One proxy of each kind per page size, in front of an origin serving that page.
 setup_page() {
   local label=$1 size=$2 port pid
-  start_loopbench "origin-$label" "$jar" origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$size"
+  start_loopbench "origin-$label" "$jar" "" origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$size"
   local backend_port=$started_port
   add_target "$label direct (origin, no proxy)" "$backend_port" "$ref_warmup" "$started_pid"
 
   local lb=(proxy --backend "127.0.0.1:$backend_port" --transport epoll --io-threads 1 --thread-model reuse-server-thread)
-  # Each loopbench build or JVM set-up measured: "tag|jar|extra JVM flags|row suffix".
-  local jars=("now|$jar||"); [ -n "$before_jar" ] && jars+=("before|$before_jar|| (before)")
-  [ -n "$variant" ] && jars+=("variant|$jar|$variant| ($variant)")
-  local entry tag which flags suffix
+  # Each loopbench build, JVM set-up or proxy knob measured: "tag|jar|extra JVM flags|proxy options|row suffix".
+  local jars=("now|$jar|||"); [ -n "$before_jar" ] && jars+=("before|$before_jar||| (before)")
+  [ -n "$variant" ] && jars+=("variant|$jar|$variant|| ($variant)")
+  [ -n "$proxy_variant" ] && jars+=("pvariant|$jar||$proxy_variant| ($proxy_variant)")
+  local entry tag which flags options suffix merged
   for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags suffix <<<"$entry"
-    read -r -a extra_jvm_flags <<<"$flags"
-    start_loopbench "lb4-$label-$tag" "$which" "${lb[@]}" --layer 4
+    IFS='|' read -r tag which flags options suffix <<<"$entry"
+    with_options "$options" "${lb[@]}"
+    start_loopbench "lb4-$label-$tag" "$which" "$flags" "${merged[@]}" --layer 4
     add_target "L4 $label loopbench$suffix" "$started_port" "$warmup" "$started_pid"
   done
-  extra_jvm_flags=()
   if [ "$label" = "${large_body}B" ]; then
-    start_loopbench "lb4s-$label" "$jar" "${lb[@]}" --layer 4 --l4-mode splice
+    start_loopbench "lb4s-$label" "$jar" "" "${lb[@]}" --layer 4 --l4-mode splice
     add_target "L4 $label loopbench splice" "$started_port" "$warmup" "$started_pid"
   fi
 
@@ -215,22 +244,20 @@ setup_page() {
   add_target "L4 $label nginx stream" "$started_port" "$ref_warmup" "${started_pids[@]}"
 
   for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags suffix <<<"$entry"
-    read -r -a extra_jvm_flags <<<"$flags"
-    start_loopbench "lb7-$label-$tag" "$which" "${lb[@]}" --layer 7
+    IFS='|' read -r tag which flags options suffix <<<"$entry"
+    with_options "$options" "${lb[@]}"
+    start_loopbench "lb7-$label-$tag" "$which" "$flags" "${merged[@]}" --layer 7
     add_target "L7 $label loopbench aggregate$suffix" "$started_port" "$warmup" "$started_pid"
   done
-  extra_jvm_flags=()
-  start_loopbench "lb7s-$label" "$jar" "${lb[@]}" --layer 7 --l7-mode stream
+  start_loopbench "lb7s-$label" "$jar" "" "${lb[@]}" --layer 7 --l7-mode stream
   add_target "L7 $label loopbench stream" "$started_port" "$warmup" "$started_pid"
-  start_loopbench "lb7p-$label" "$jar" "${lb[@]}" --layer 7 --backend-pool per-loop
-  add_target "L7 $label loopbench aggregate per-loop" "$started_port" "$warmup" "$started_pid"
-  if [ -n "$variant" ]; then
-    read -r -a extra_jvm_flags <<<"$variant"
-    start_loopbench "lb7p-$label-variant" "$jar" "${lb[@]}" --layer 7 --backend-pool per-loop
-    add_target "L7 $label loopbench aggregate per-loop ($variant)" "$started_port" "$warmup" "$started_pid"
-    extra_jvm_flags=()
-  fi
+  for entry in "${jars[@]}"; do
+    IFS='|' read -r tag which flags options suffix <<<"$entry"
+    [ "$tag" = before ] && continue
+    with_options "$options" "${lb[@]}"
+    start_loopbench "lb7p-$label-$tag" "$jar" "$flags" "${merged[@]}" --layer 7 --backend-pool per-loop
+    add_target "L7 $label loopbench aggregate per-loop$suffix" "$started_port" "$warmup" "$started_pid"
+  done
 
   start_nginx "http-$label" "$here/nginx.conf" "$backend_port"
   add_target "L7 $label nginx proxy_pass keepalive" "$started_port" "$ref_warmup" "${started_pids[@]}"
@@ -265,8 +292,8 @@ start_nginx() {
 
 {
   echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
-  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}"
-  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n'
+  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}${proxy_variant:+; proxy variant = $proxy_variant}"
+  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\tmachine_cpu_us_per_req\n'
 } >"$out/runs.tsv"
 printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' >"$out/generators.tsv"
 
@@ -274,18 +301,19 @@ printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\t
 measure() {
   local name=$1 port=$2; shift 2
   run_wrk "$port" "$settle" >/dev/null
-  local u0 s0 c0 u1 s1 c1 res n rps
-  read -r u0 s0 < <(cpu_ticks "$@"); c0=$(ctx_switches "$@")
+  local u0 s0 c0 m0 u1 s1 c1 m1 res n rps
+  read -r u0 s0 < <(cpu_ticks "$@"); c0=$(ctx_switches "$@"); m0=$(machine_ticks)
   res=$(run_wrk "$port" "$duration")
-  read -r u1 s1 < <(cpu_ticks "$@"); c1=$(ctx_switches "$@")
+  m1=$(machine_ticks); read -r u1 s1 < <(cpu_ticks "$@"); c1=$(ctx_switches "$@")
   read -r n rps <<<"$res"
-  local cpu_us user_us sys_us ctx
+  local cpu_us user_us sys_us ctx machine_us
   per_req() { awk -v d="$1" -v hz="$hz" -v n="$n" 'BEGIN { printf "%.2f", d * 1e6 / hz / n }'; }
   cpu_us=$(per_req $((u1 - u0 + s1 - s0))); user_us=$(per_req $((u1 - u0))); sys_us=$(per_req $((s1 - s0)))
   ctx=$(awk -v d=$((c1 - c0)) -v n="$n" 'BEGIN { printf "%.3f", d / n }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" >>"$out/runs.tsv"
-  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req\n' \
-    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx"
+  machine_us=$(per_req $((m1 - m0)))
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us" >>"$out/runs.tsv"
+  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req  machine %s CPU-us/req\n' \
+    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us"
 }
 
 # measure_generators PORT: wrk, then loopbench's load generator, against the same target; appends to generators.tsv.

@@ -16,9 +16,12 @@ def span(values, fmt):
 
 def cost_table(rows, key, title):
     """One row per distinct value of `key`: req/s, CPU, user, sys and context switches per request."""
+    # Whole-machine CPU per request (every process and kernel thread): runs.tsv files from before it was recorded
+    # lack the column, and the generators' files never have it.
+    machine = all(r.get('machine_cpu_us_per_req') for r in rows)
     print(f'| {title} | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys '
-          '| context switches/request | rounds |')
-    print('| --- | --- | --- | --- | --- | --- | --- |')
+          '| context switches/request |' + (' whole machine CPU-µs/request |' if machine else '') + ' rounds |')
+    print('| --- | --- | --- | --- | --- | --- |' + (' --- |' if machine else '') + ' --- |')
     for name in dict.fromkeys(r[key] for r in rows):
         rs = [r for r in rows if r[key] == name]
 
@@ -27,7 +30,9 @@ def cost_table(rows, key, title):
 
         print(f"| {name} | {span([float(r['req_per_s']) for r in rs], '{:,.0f}')} | "
               f"{span([float(r['cpu_us_per_req']) for r in rs], '{:.2f}')} | {med('user_us_per_req')} | "
-              f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | {len(rs)} |")
+              f"{med('sys_us_per_req')} | {span([float(r['ctxsw_per_req']) for r in rs], '{:.3f}')} | "
+              + (f"{span([float(r['machine_cpu_us_per_req']) for r in rs], '{:.2f}')} | " if machine else '')
+              + f"{len(rs)} |")
 
 
 def proxies(path):
@@ -58,6 +63,37 @@ def proxies(path):
                 met = 'met' if statistics.median(ratios) <= 1.0 else 'NOT met'
                 common = max(set(best), key=best.count)
                 print(f"| {ours} | {span(ratios, '{:.2f}')} | {common} | <= 1.00: {met} |")
+    variants(rows)
+
+
+def variants(rows):
+    """Each labelled row ("... (before)", "... (FLAGS)", "... (ARGS)") against the same row without the label, round
+    by round: the side-by-side ratio a drifting machine disturbs least."""
+    names = list(dict.fromkeys(r['proxy'] for r in rows))
+    pairs = [(n, n[:n.rindex(' (')]) for n in names if n.endswith(')') and ' (' in n and 'loopbench' in n]
+    pairs = [(v, base) for v, base in pairs if base in names]
+    if not pairs:
+        return
+    machine = all(r.get('machine_cpu_us_per_req') for r in rows)
+    print()
+    print('| row | CPU/request as a ratio to the same row without its label, same round, median [min..max] '
+          '| of which user | of which sys |' + (' whole machine CPU/request, ratio |' if machine else '') + ' rounds |')
+    print('| --- | --- | --- | --- |' + (' --- |' if machine else '') + ' --- |')
+    for v, base in pairs:
+        by = {}
+        for r in rows:
+            if r['proxy'] in (v, base):
+                by.setdefault(r['round'], {})[r['proxy']] = r
+
+        def ratios(k):
+            return [float(x[v][k]) / float(x[base][k]) for x in by.values() if v in x and base in x and float(x[base][k]) > 0]
+
+        cpu = ratios('cpu_us_per_req')
+        if not cpu:
+            continue
+        print(f"| {v} | {span(cpu, '{:.2f}')} | {statistics.median(ratios('user_us_per_req')):.2f} | "
+              f"{statistics.median(ratios('sys_us_per_req')):.2f} | "
+              + (f"{span(ratios('machine_cpu_us_per_req'), '{:.2f}')} | " if machine else '') + f"{len(cpu)} |")
 
 
 def generators(path):
