@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The servers' CLI contract, each in a child JVM: exactly one stdout line, {@code listening on 127.0.0.1:PORT}, once
@@ -87,6 +88,9 @@ class CliServerProcessTest {
     @ParameterizedTest(name = "{0} SIG{1}")
     @MethodSource("servers")
     void printsOneLineServesAndExitsZeroOnSignal(String kind, Signal signal) throws Exception {
+        assumeFalse(signal == Signal.INT && CliProcess.sigintIgnoredHere(),
+                "the tests run with SIGINT ignored (started in the background by a script), so the CLI inherits it "
+                        + "ignored and must not stop on it; run them from a terminal or a CI step to test SIGINT");
         // Port 0 for SIGTERM; a port chosen here for SIGINT (then the line must name exactly that one).
         int asked = signal == Signal.TERM ? 0 : freePort();
         try (CliProcess cli = CliProcess.start(args(kind, "127.0.0.1:" + asked))) {

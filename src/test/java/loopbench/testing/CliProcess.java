@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,21 @@ public final class CliProcess implements AutoCloseable {
      */
     public void sigterm() throws IOException, InterruptedException {
         kill("-TERM");
+    }
+
+    /**
+     * Whether this JVM was started with SIGINT ignored, as everything started in the background by a
+     * non-interactive shell is (`cmd &`, `nohup cmd &` in a script). A child inherits that, and the JVM then
+     * rightly installs no handler for it: SIGINT cannot stop the child, by the convention that keeps Ctrl-C away
+     * from background jobs. Read from the SigIgn mask in /proc/self/status (SIGINT is signal 2: bit 1).
+     */
+    public static boolean sigintIgnoredHere() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        throw new IOException("no SigIgn line in /proc/self/status");
     }
 
     /** SIGINT, as Ctrl-C would send. */
