@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -143,6 +144,13 @@ class ServerLifecycleTest {
                 boolean ownGroup = !Rig.liveThreads("loopbench-proxy-backend-io-").isEmpty();
                 assertEquals(model == ThreadModel.INDIVIDUAL_GROUP, ownGroup,
                         "a backend group of its own exactly under individual-group");
+                // L4 connects to the backend when a client connects, the idle client's too, but that client may sit
+                // on another event loop whose connect is still in flight: wait (bounded) until the backend has
+                // every connection, so that the shutdown below is what must close them.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (backendSawEof.size() < (layer == Layer.L4 ? 2 : 1) && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
             } finally {
                 proxy.close();
             }
