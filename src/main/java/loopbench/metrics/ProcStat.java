@@ -222,6 +222,12 @@ public final class ProcStat {
                     status = Files.readAllLines(task.resolve("status"));
                 } catch (NoSuchFileException exited) {
                     continue;
+                } catch (IOException e) {
+                    // A thread that exits between the listing and the read: its status reads as ESRCH.
+                    if ("No such process".equals(e.getMessage()) || !Files.exists(task)) {
+                        continue;
+                    }
+                    throw e;
                 }
                 long[] switches = new long[2];
                 for (String l : status) {

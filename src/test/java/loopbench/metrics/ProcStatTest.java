@@ -44,6 +44,38 @@ class ProcStatTest {
     }
 
     @Test
+    void threadsExitingWhileTheSnapshotIsTakenAreSkipped() throws Exception {
+        // A thread can exit between the listing of /proc/self/task and the read of its status (ESRCH): a snapshot
+        // taken meanwhile must skip it, not fail (it failed a load generator's result once). Bounded: 2 s.
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread churn = new Thread(() -> {
+            while (!stop.get()) {
+                Thread t = new Thread(() -> { });
+                t.start();
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "procstat-churn");
+        churn.start();
+        try {
+            long end = System.nanoTime() + 2_000_000_000L;
+            int snapshots = 0;
+            while (System.nanoTime() < end) {
+                assertTrue(ProcStat.self().contextSwitches() >= 0);
+                snapshots++;
+            }
+            assertTrue(snapshots > 0);
+        } finally {
+            stop.set(true);
+            churn.join(10_000);
+        }
+        assertTrue(!churn.isAlive(), "the churn thread stopped");
+    }
+
+    @Test
     void readsAnotherProcessByPid() {
         ProcStat.Snapshot me = ProcStat.of(ProcessHandle.current().pid());
         assertTrue(me.cpuNanos() > 0 && !me.switchesByThread().isEmpty(), me::toString);
