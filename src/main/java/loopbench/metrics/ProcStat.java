@@ -220,11 +220,11 @@ public final class ProcStat {
                 List<String> status;
                 try {
                     status = Files.readAllLines(task.resolve("status"));
-                } catch (NoSuchFileException exited) {
-                    continue;
                 } catch (IOException e) {
-                    // A thread that exits between the listing and the read: its status reads as ESRCH.
-                    if ("No such process".equals(e.getMessage()) || !Files.exists(task)) {
+                    // A thread that exits between the listing and the read: its status is gone (ENOENT) or reads
+                    // as ESRCH, a plain IOException.
+                    if (e instanceof NoSuchFileException || "No such process".equals(e.getMessage())
+                            || !Files.exists(task)) {
                         continue;
                     }
                     throw e;

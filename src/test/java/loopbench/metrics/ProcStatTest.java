@@ -3,8 +3,10 @@ package loopbench.metrics;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ProcStatTest {
@@ -47,7 +49,7 @@ class ProcStatTest {
     void threadsExitingWhileTheSnapshotIsTakenAreSkipped() throws Exception {
         // A thread can exit between the listing of /proc/self/task and the read of its status (ESRCH): a snapshot
         // taken meanwhile must skip it, not fail (it failed a load generator's result once). Bounded: 2 s.
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
         Thread churn = new Thread(() -> {
             while (!stop.get()) {
                 Thread t = new Thread(() -> { });
@@ -72,7 +74,7 @@ class ProcStatTest {
             stop.set(true);
             churn.join(10_000);
         }
-        assertTrue(!churn.isAlive(), "the churn thread stopped");
+        assertFalse(churn.isAlive(), "the churn thread stopped");
     }
 
     @Test
