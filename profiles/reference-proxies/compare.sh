@@ -48,6 +48,10 @@ java_bin=${JAVA:-java}
 usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --rounds|--duration|--connections|--body-size|--large-body-size|--pages|--warmup|--before|--jvm-variant|--proxy-variant|--only|--out)
+      [ $# -ge 2 ] || { echo "compare.sh: option '$1' needs a value" >&2; exit 2; } ;;
+  esac
+  case "$1" in
     --rounds) rounds=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
@@ -65,8 +69,10 @@ while [ $# -gt 0 ]; do
     *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
 done
-for n in "$rounds" "$duration" "$connections" "$body" "$large_body" "$warmup"; do
-  [[ "$n" =~ ^[0-9]+$ ]] || { echo "compare.sh: '$n' is not a non-negative integer" >&2; exit 2; }
+for pair in "--rounds=$rounds" "--duration=$duration" "--connections=$connections" "--body-size=$body" \
+  "--large-body-size=$large_body" "--warmup=$warmup"; do
+  n=${pair#*=}
+  [[ "$n" =~ ^[0-9]+$ ]] || { echo "compare.sh: ${pair%%=*} '$n' is not a non-negative integer" >&2; exit 2; }
 done
 if [ -n "$variant" ]; then
   for f in $variant; do
@@ -203,7 +209,7 @@ add_target() {
 
 # One proxy of each kind per page size, in front of an origin serving that page.
 setup_page() {
-  local label=$1 size=$2 port pid
+  local label=$1 size=$2
   start_loopbench "origin-$label" "$jar" "" origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$size"
   local backend_port=$started_port
   add_target "$label direct (origin, no proxy)" "$backend_port" "$ref_warmup" "$started_pid"
@@ -213,63 +219,63 @@ setup_page() {
   local jars=("now|$jar|||"); [ -n "$before_jar" ] && jars+=("before|$before_jar||| (before)")
   [ -n "$variant" ] && jars+=("variant|$jar|$variant|| ($variant)")
   [ -n "$proxy_variant" ] && jars+=("pvariant|$jar||$proxy_variant| ($proxy_variant)")
-  local entry tag which flags options suffix merged
-  for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags options suffix <<<"$entry"
-    with_options "$options" "${lb[@]}"
-    start_loopbench "lb4-$label-$tag" "$which" "$flags" "${merged[@]}" --layer 4
-    add_target "L4 $label loopbench$suffix" "$started_port" "$warmup" "$started_pid"
-  done
-  if [ "$label" = "${large_body}B" ]; then
+  local large=0; [ "$label" = "${large_body}B" ] && large=1
+
+  add_loopbench_rows lb4 "L4 $label loopbench" all --layer 4
+  if [ "$large" = 1 ]; then
     start_loopbench "lb4s-$label" "$jar" "" "${lb[@]}" --layer 4 --l4-mode splice
     add_target "L4 $label loopbench splice" "$started_port" "$warmup" "$started_pid"
   fi
-
-  port=$(free_port)
-  sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/tcp/" \
-    "$here/haproxy.cfg" >"$work/haproxy-tcp-$label.cfg"
-  haproxy -db -f "$work/haproxy-tcp-$label.cfg" >"$work/haproxy-tcp-$label.log" 2>&1 &
-  pid=$!; pids+=("$pid"); wait_port "$port"
-  add_target "L4 $label haproxy mode tcp" "$port" "$ref_warmup" "$pid"
-  if [ "$label" = "${large_body}B" ]; then
-    port=$(free_port)
-    sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/tcp/" \
-      "$here/haproxy.cfg" >"$work/haproxy-splice-$label.cfg"
-    printf '    option splice-auto\n' >>"$work/haproxy-splice-$label.cfg"
-    haproxy -db -f "$work/haproxy-splice-$label.cfg" >"$work/haproxy-splice-$label.log" 2>&1 &
-    pid=$!; pids+=("$pid"); wait_port "$port"
-    add_target "L4 $label haproxy mode tcp splice-auto" "$port" "$ref_warmup" "$pid"
+  start_haproxy "tcp-$label" tcp ""
+  add_target "L4 $label haproxy mode tcp" "$started_port" "$ref_warmup" "$started_pid"
+  if [ "$large" = 1 ]; then
+    start_haproxy "splice-$label" tcp '    option splice-auto\n'
+    add_target "L4 $label haproxy mode tcp splice-auto" "$started_port" "$ref_warmup" "$started_pid"
   fi
   start_nginx "stream-$label" "$here/nginx-stream.conf" "$backend_port"
   add_target "L4 $label nginx stream" "$started_port" "$ref_warmup" "${started_pids[@]}"
 
-  for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags options suffix <<<"$entry"
-    with_options "$options" "${lb[@]}"
-    start_loopbench "lb7-$label-$tag" "$which" "$flags" "${merged[@]}" --layer 7
-    add_target "L7 $label loopbench aggregate$suffix" "$started_port" "$warmup" "$started_pid"
-  done
+  add_loopbench_rows lb7 "L7 $label loopbench aggregate" all --layer 7
   start_loopbench "lb7s-$label" "$jar" "" "${lb[@]}" --layer 7 --l7-mode stream
   add_target "L7 $label loopbench stream" "$started_port" "$warmup" "$started_pid"
-  for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags options suffix <<<"$entry"
-    [ "$tag" = before ] && continue
-    with_options "$options" "${lb[@]}"
-    start_loopbench "lb7p-$label-$tag" "$jar" "$flags" "${merged[@]}" --layer 7 --backend-pool per-loop
-    add_target "L7 $label loopbench aggregate per-loop$suffix" "$started_port" "$warmup" "$started_pid"
-  done
+  # Not for --before: a build older than --backend-pool would refuse it.
+  add_loopbench_rows lb7p "L7 $label loopbench aggregate per-loop" not-before --layer 7 --backend-pool per-loop
 
   start_nginx "http-$label" "$here/nginx.conf" "$backend_port"
   add_target "L7 $label nginx proxy_pass keepalive" "$started_port" "$ref_warmup" "${started_pids[@]}"
   [ "$label" = "${body}B" ] && generator_port=$started_port
+  start_haproxy "http-$label" http '    option http-keep-alive\n    option forwardfor\n    http-reuse always\n'
+  add_target "L7 $label haproxy mode http" "$started_port" "$ref_warmup" "$started_pid"
+}
 
+# add_loopbench_rows LOGNAME ROW all|not-before ARGS... (inside setup_page, which sets $lb, $jars and $label): one
+# loopbench proxy per entry of $jars (this build, --before, --jvm-variant, --proxy-variant), $lb plus ARGS with
+# the entry's options applied, each a target named ROW plus the entry's suffix.
+add_loopbench_rows() {
+  local logname=$1 row=$2 which_entries=$3 entry tag which flags options suffix; shift 3
+  for entry in "${jars[@]}"; do
+    IFS='|' read -r tag which flags options suffix <<<"$entry"
+    [ "$which_entries" = not-before ] && [ "$tag" = before ] && continue
+    with_options "$options" "${lb[@]}"
+    start_loopbench "$logname-$label-$tag" "$which" "$flags" "${merged[@]}" "$@"
+    add_target "$row$suffix" "$started_port" "$warmup" "$started_pid"
+  done
+}
+
+# start_haproxy NAME tcp|http EXTRA (inside setup_page, which sets $backend_port): HAProxy from haproxy.cfg with
+# the EXTRA lines (printf format) appended (to its backend section); sets $started_port and $started_pid.
+start_haproxy() {
+  local cfg="$work/haproxy-$1.cfg" port
   port=$(free_port)
-  sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/http/" \
-    "$here/haproxy.cfg" >"$work/haproxy-http-$label.cfg"
-  printf '    option http-keep-alive\n    option forwardfor\n    http-reuse always\n' >>"$work/haproxy-http-$label.cfg"
-  haproxy -db -f "$work/haproxy-http-$label.cfg" >"$work/haproxy-http-$label.log" 2>&1 &
-  pid=$!; pids+=("$pid"); wait_port "$port"
-  add_target "L7 $label haproxy mode http" "$port" "$ref_warmup" "$pid"
+  sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/$2/" \
+    "$here/haproxy.cfg" >"$cfg"
+  # shellcheck disable=SC2059 # EXTRA is a printf format on purpose (its \n)
+  printf "$3" >>"$cfg"
+  haproxy -db -f "$cfg" >"$work/haproxy-$1.log" 2>&1 &
+  started_pid=$!
+  pids+=("$started_pid")
+  wait_port "$port"
+  started_port=$port
 }
 
 # start_nginx NAME CONF BACKEND_PORT: nginx (master + one worker); sets $started_port and $started_pids.

@@ -14,11 +14,15 @@ def span(values, fmt):
     return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
 
 
+def has_machine_cpu(rows):
+    """Whole-machine CPU per request (every process and kernel thread) is there: runs.tsv files from before it was
+    recorded lack the column, and the generators' files never have it."""
+    return all(r.get('machine_cpu_us_per_req') for r in rows)
+
+
 def cost_table(rows, key, title):
     """One row per distinct value of `key`: req/s, CPU, user, sys and context switches per request."""
-    # Whole-machine CPU per request (every process and kernel thread): runs.tsv files from before it was recorded
-    # lack the column, and the generators' files never have it.
-    machine = all(r.get('machine_cpu_us_per_req') for r in rows)
+    machine = has_machine_cpu(rows)
     print(f'| {title} | req/s, median [min..max] | CPU-µs/request, median [min..max] | of which user | of which sys '
           '| context switches/request |' + (' whole machine CPU-µs/request |' if machine else '') + ' rounds |')
     print('| --- | --- | --- | --- | --- | --- |' + (' --- |' if machine else '') + ' --- |')
@@ -74,7 +78,7 @@ def variants(rows):
     pairs = [(v, base) for v, base in pairs if base in names]
     if not pairs:
         return
-    machine = all(r.get('machine_cpu_us_per_req') for r in rows)
+    machine = has_machine_cpu(rows)
     print()
     print('| row | CPU/request as a ratio to the same row without its label, same round, median [min..max] '
           '| of which user | of which sys |' + (' whole machine CPU/request, ratio |' if machine else '') + ' rounds |')
