@@ -26,6 +26,9 @@ flag_args="-Dio.netty.recycler.maxCapacityPerThread=0"
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --runs|--kinds|--profile|--rounds|--out) [ $# -ge 2 ] || { echo "gate-proof: option '$1' needs a value" >&2; exit 2; } ;;
+  esac
+  case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --kinds) kinds="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
@@ -36,11 +39,15 @@ while [ $# -gt 0 ]; do
     *) echo "gate-proof: unknown option '$1'; valid: --runs N, --kinds aa,power,flag, --profile FILE, --rounds R, --out DIR, -- GATE OPTIONS" >&2; exit 2 ;;
   esac
 done
+[[ "$runs" =~ ^[0-9]+$ ]] && [ "$runs" -gt 0 ] || { echo "gate-proof: --runs '$runs' is not a positive integer" >&2; exit 2; }
+[ -z "$rounds" ] || { [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -gt 0 ]; } \
+  || { echo "gate-proof: --rounds '$rounds' is not a positive integer" >&2; exit 2; }
 for k in ${kinds//,/ }; do
   case "$k" in aa|power|flag) ;; *) echo "gate-proof: unknown kind '$k'; valid: aa, power, flag" >&2; exit 2 ;; esac
 done
+[ -f "$profile" ] || { echo "gate-proof: --profile '$profile': no such file; the project's: $(echo profiles/*.jmh)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "gate-proof: needs jq (apt-get install jq)" >&2; exit 2; }
-for f in target/loopbench.jar target/benchmarks.jar "$profile"; do
+for f in target/loopbench.jar target/benchmarks.jar; do
   [ -f "$f" ] || { echo "gate-proof: no $f (build: ./mvnw -B -q -Pjmh package -DskipTests)" >&2; exit 2; }
 done
 jar=target/benchmarks.jar

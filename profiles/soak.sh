@@ -25,6 +25,7 @@ java_bin=${JAVA:-java}
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
+  case "$1" in --requests|--connections|--body-size|--max-seconds|--only|--out) [ $# -ge 2 ] || { echo "soak.sh: option '$1' needs a value" >&2; exit 2; } ;; esac
   case "$1" in
     --requests) requests=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
@@ -36,8 +37,9 @@ while [ $# -gt 0 ]; do
     *) echo "soak.sh: unknown option '$1'; valid: --requests N --connections C --body-size B --max-seconds S --only REGEX --out DIR" >&2; exit 2 ;;
   esac
 done
-for n in "$requests" "$connections" "$body" "$max_seconds"; do
-  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { echo "soak.sh: '$n' is not a positive integer" >&2; exit 2; }
+for pair in "--requests=$requests" "--connections=$connections" "--body-size=$body" "--max-seconds=$max_seconds"; do
+  n=${pair#*=}
+  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { echo "soak.sh: ${pair%%=*} '$n' is not a positive integer" >&2; exit 2; }
 done
 jar="$root/target/loopbench.jar"
 [ -f "$jar" ] || { echo "soak.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
