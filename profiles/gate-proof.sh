@@ -24,16 +24,14 @@ power_args="-Dloopbench.calibration.cpuScale=1.0526 -Dloopbench.calibration.allo
 # Netty's Recycler off: objects it would reuse (e.g. the entries of a channel's outbound buffer) are allocated anew.
 flag_args="-Dio.netty.recycler.maxCapacityPerThread=0"
 extra=()
+need() { [ $# -ge 2 ] || { echo "gate-proof: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs|--kinds|--profile|--rounds|--out) [ $# -ge 2 ] || { echo "gate-proof: option '$1' needs a value" >&2; exit 2; } ;;
-  esac
-  case "$1" in
-    --runs) runs="$2"; shift 2 ;;
-    --kinds) kinds="$2"; shift 2 ;;
-    --profile) profile="$2"; shift 2 ;;
-    --rounds) rounds="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
+    --runs) need "$@"; runs="$2"; shift 2 ;;
+    --kinds) need "$@"; kinds="$2"; shift 2 ;;
+    --profile) need "$@"; profile="$2"; shift 2 ;;
+    --rounds) need "$@"; rounds="$2"; shift 2 ;;
+    --out) need "$@"; out="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gate-proof: unknown option '$1'; valid: --runs N, --kinds aa,power,flag, --profile FILE, --rounds R, --out DIR, -- GATE OPTIONS" >&2; exit 2 ;;

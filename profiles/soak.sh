@@ -24,15 +24,15 @@ requests=1000000 connections=64 body=1024 max_seconds=900 only="" out="$root/tar
 java_bin=${JAVA:-java}
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+need() { [ $# -ge 2 ] || { echo "soak.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
-  case "$1" in --requests|--connections|--body-size|--max-seconds|--only|--out) [ $# -ge 2 ] || { echo "soak.sh: option '$1' needs a value" >&2; exit 2; } ;; esac
   case "$1" in
-    --requests) requests=$2; shift 2 ;;
-    --connections) connections=$2; shift 2 ;;
-    --body-size) body=$2; shift 2 ;;
-    --max-seconds) max_seconds=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
+    --requests) need "$@"; requests=$2; shift 2 ;;
+    --connections) need "$@"; connections=$2; shift 2 ;;
+    --body-size) need "$@"; body=$2; shift 2 ;;
+    --max-seconds) need "$@"; max_seconds=$2; shift 2 ;;
+    --only) need "$@"; only=$2; shift 2 ;;
+    --out) need "$@"; out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "soak.sh: unknown option '$1'; valid: --requests N --connections C --body-size B --max-seconds S --only REGEX --out DIR" >&2; exit 2 ;;
   esac

@@ -46,25 +46,22 @@ out="$root/target/reference-proxies" before="" only="" generators=1 variant="" p
 java_bin=${JAVA:-java}
 
 usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+need() { [ $# -ge 2 ] || { echo "compare.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds|--duration|--connections|--body-size|--large-body-size|--pages|--warmup|--before|--jvm-variant|--proxy-variant|--only|--out)
-      [ $# -ge 2 ] || { echo "compare.sh: option '$1' needs a value" >&2; exit 2; } ;;
-  esac
-  case "$1" in
-    --rounds) rounds=$2; shift 2 ;;
-    --duration) duration=$2; shift 2 ;;
-    --connections) connections=$2; shift 2 ;;
-    --body-size) body=$2; shift 2 ;;
-    --large-body-size) large_body=$2; shift 2 ;;
-    --pages) pages=$2; shift 2 ;;
-    --warmup) warmup=$2; shift 2 ;;
-    --before) before=$2; shift 2 ;;
-    --jvm-variant) variant=$2; shift 2 ;;
-    --proxy-variant) proxy_variant=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
+    --rounds) need "$@"; rounds=$2; shift 2 ;;
+    --duration) need "$@"; duration=$2; shift 2 ;;
+    --connections) need "$@"; connections=$2; shift 2 ;;
+    --body-size) need "$@"; body=$2; shift 2 ;;
+    --large-body-size) need "$@"; large_body=$2; shift 2 ;;
+    --pages) need "$@"; pages=$2; shift 2 ;;
+    --warmup) need "$@"; warmup=$2; shift 2 ;;
+    --before) need "$@"; before=$2; shift 2 ;;
+    --jvm-variant) need "$@"; variant=$2; shift 2 ;;
+    --proxy-variant) need "$@"; proxy_variant=$2; shift 2 ;;
+    --only) need "$@"; only=$2; shift 2 ;;
     --no-generators) generators=0; shift ;;
-    --out) out=$2; shift 2 ;;
+    --out) need "$@"; out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
