@@ -1,6 +1,7 @@
 """Where the L7 proxy's CPU goes, from an async-profiler collapsed-stack file (profile.sh): kernel vs user space,
 then the user-space samples by what they were inside (a sample counts for every group one of its frames matches,
-so groups overlap), and the top user-space leaf frames.
+so groups overlap), and the top user-space leaf frames. Profiles taken with async-profiler's `threads` option
+(profile.sh since its L4 run) start each stack with the thread's name: those are also summed per thread.
 
   python3 breakdown.py l7.collapsed      (or l7.collapsed.gz)
 """
@@ -28,12 +29,18 @@ def main(path):
     total = user = 0
     groups = collections.Counter()
     leaves = collections.Counter()
+    threads = collections.Counter()
     with opener(path, 'rt') as f:
         for line in f:
             stack, n = line.rsplit(' ', 1)
             n = int(n)
             total += n
             frames = stack.split(';')
+            if frames[0].startswith('['):
+                # '[loopbench-proxy-io-1-1 tid=1234]' -> 'loopbench-proxy-io', '[C2 CompilerThread0 tid=..]' -> 'C2 CompilerThread'
+                name = re.sub(r'[-\d ]*(tid=\d+)?\]$', '', frames[0][1:])
+                kernel = frames[-1].endswith('_[k]')
+                threads[(name, 'kernel' if kernel else 'user')] += n
             if frames[-1].endswith('_[k]'):
                 continue
             user += n
@@ -47,6 +54,11 @@ def main(path):
     print('| --- | --- | --- |')
     for name, _ in GROUPS:
         print(f'| {name} | {100 * groups[name] / user:.1f}% | {100 * groups[name] / total:.1f}% |')
+    if threads:
+        print('\n| thread | kernel or user | % of all samples |')
+        print('| --- | --- | --- |')
+        for (name, where), n in threads.most_common(8):
+            print(f'| {name} | {where} | {100 * n / total:.1f}% |')
     print('\n| user-space leaf frame | % of user-space samples |')
     print('| --- | --- |')
     for frame, n in leaves.most_common(15):
