@@ -1,4 +1,4 @@
-"""Where the L7 proxy's CPU goes, from an async-profiler collapsed-stack file (profile.sh): kernel vs user space,
+"""Where the proxy's CPU goes (L7 or L4), from an async-profiler collapsed-stack file (profile.sh): kernel vs user space,
 then the user-space samples by what they were inside (a sample counts for every group one of its frames matches,
 so groups overlap), and the top user-space leaf frames. Profiles taken with async-profiler's `threads` option
 (profile.sh since its L4 run) start each stack with the thread's name: those are also summed per thread.
@@ -36,12 +36,12 @@ def main(path):
             n = int(n)
             total += n
             frames = stack.split(';')
+            kernel = frames[-1].endswith('_[k]')
             if frames[0].startswith('['):
                 # '[loopbench-proxy-io-1-1 tid=1234]' -> 'loopbench-proxy-io', '[C2 CompilerThread0 tid=..]' -> 'C2 CompilerThread'
                 name = re.sub(r'[-\d ]*(tid=\d+)?\]$', '', frames[0][1:])
-                kernel = frames[-1].endswith('_[k]')
                 threads[(name, 'kernel' if kernel else 'user')] += n
-            if frames[-1].endswith('_[k]'):
+            if kernel:
                 continue
             user += n
             leaves[frames[-1]] += n

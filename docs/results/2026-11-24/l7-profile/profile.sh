@@ -1,7 +1,8 @@
 #!/bin/bash
 # CPU profile (async-profiler, event cpu, 1 ms, per thread) of the proxy (L7 aggregate by default, or L4; epoll, one
 # loop, reuse-server-thread, the suite's server JVM flags) in front of a loopbench origin (1 KiB page), under
-# wrk -t1 -cCONNECTIONS (64 by default): 30 s of warm-up, then 20 s profiled. async-profiler is attached through jcmd (JVMTI.agent_load), so the warm-up is not in the profile.
+# wrk -t1 -cCONNECTIONS (64 by default): 30 s of warm-up, then 20 s profiled. async-profiler is attached through jcmd
+# (JVMTI.agent_load), so the warm-up is not in the profile.
 # Needs wrk and target/loopbench.jar plus the library the jmh build unpacks (./mvnw -B -q -Pjmh package -DskipTests).
 # usage: profile.sh OUT_DIR [LAYER [CONNECTIONS]]   -> OUT_DIR/l<LAYER>.collapsed (then: python3 breakdown.py FILE)
 set -eu
