@@ -1,12 +1,11 @@
 package loopbench.proxy;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 
-/** The backend side of the L4 proxy: relays the backend's bytes to the client, one read at a time. */
+/** The backend side of the L4 proxy: relays the backend's bytes to the client ({@link L4Relay}). */
 public final class L4BackendHandler extends ChannelInboundHandlerAdapter {
     private final Channel inbound;
     private final L4Mode mode;
@@ -41,13 +40,16 @@ public final class L4BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        inbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
-            if (f.isSuccess()) {
-                ctx.channel().read();
-            } else {
-                f.channel().close();
-            }
-        });
+        L4Relay.relay(msg, ctx.channel(), inbound);
+    }
+
+    /** The backend can take more again: read the client (which stopped while the backend was not writable). */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (mode == L4Mode.COPY) { // splice mode reads on its own (auto-read, SpliceRelay)
+            L4Relay.resumeIfWritable(ctx.channel(), inbound);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

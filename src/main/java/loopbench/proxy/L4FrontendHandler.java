@@ -11,9 +11,9 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * The client side of the L4 proxy, after Netty's HexDumpProxy: AUTO_READ is off on both channels and
- * each side reads again only when its last read has been written to the other side, so a fast sender and
- * a slow receiver hold at most one read buffer per direction. Either side closing closes the other once
- * what it already wrote is flushed.
+ * each side reads again only while the other side is writable, so a fast sender and a slow receiver hold at
+ * most the other channel's write-buffer high-water mark (64 KiB) and one read per direction ({@link L4Relay}).
+ * Either side closing closes the other once what it already wrote is flushed.
  *
  * <p>{@link L4Mode#SPLICE}: once the backend is connected, each side splices into the other
  * ({@link AbstractEpollStreamChannel#spliceTo}: socket to pipe to socket, the bytes never copied into user space)
@@ -66,16 +66,19 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void relay(ChannelHandlerContext ctx, Object msg) {
         if (outbound.isActive()) {
-            outbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
-                if (f.isSuccess()) {
-                    ctx.channel().read();
-                } else {
-                    f.channel().close();
-                }
-            });
+            L4Relay.relay(msg, ctx.channel(), outbound);
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** The client can take more again: read the backend (which stopped while the client was not writable). */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (mode == L4Mode.COPY) { // splice mode reads on its own (auto-read, SpliceRelay)
+            L4Relay.resumeIfWritable(ctx.channel(), outbound);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     /** Splice mode (half-closure on): the client's FIN. What it sent before still goes to the backend, then both close. */
