@@ -19,6 +19,7 @@ GROUPS = [
     ('aggregation (ProxyAggregator, MessageAggregator)', r'(ProxyAggregator|MessageAggregator)'),
     ('header rewriting (ProxyHeaders)', r'ProxyHeaders'),
     ('DefaultHttpHeaders (any use)', r'DefaultHttpHeaders'),
+    ('L4 relay handlers and what they start (write, flush, next read)', r'L4(Frontend|Backend)Handler|L4Relay'),
     ('JIT compiler threads', r'CompileBroker'),
     ('G1 GC', r'G1'),
 ]
