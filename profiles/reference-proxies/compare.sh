@@ -37,6 +37,9 @@
 # settle run. Every measured run is appended to DIR/runs.tsv as soon as it ends; the table (medians over
 # rounds, and each loopbench row's CPU per request as a ratio to the best reference proxy of the same layer
 # and page in the same round) goes to stdout and DIR/table.md. Everything binds 127.0.0.1; every run is bounded.
+# Syscalls per request (in all; reads, writes, epoll waits, epoll_ctl): `perf stat` counts the target's
+# system calls on the kernel's syscall tracepoints over each settle run (the measured run is not traced), divided by
+# that run's requests; without perf or tracepoint access those columns stay empty and the run says why.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,7 +48,7 @@ rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup
 out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant=""
 java_bin=${JAVA:-java}
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }  # the whole header comment
 need() { [ $# -ge 2 ] || { echo "compare.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -93,6 +96,25 @@ jar="$root/target/loopbench.jar"
 [ -f "$jar" ] || { echo "compare.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 
 hz=$(getconf CLK_TCK)
+# Syscalls per request: perf stat on the syscall tracepoints, which count in the kernel (no stop per call, as strace's
+# ptrace has). Each group is the calls a proxy makes for it on this kernel (send/recv are sendto/recvfrom).
+syscall_groups=(reads:read,recvfrom,recvmsg,readv writes:write,sendto,sendmsg,writev waits:epoll_wait,epoll_pwait,epoll_pwait2
+  ctls:epoll_ctl)
+syscall_events=raw_syscalls:sys_enter
+count_syscalls=0
+if ! command -v perf >/dev/null; then
+  echo "compare.sh: perf not found (apt-get install linux-perf): no syscalls-per-request columns" >&2
+elif ! perf stat -x, -e raw_syscalls:sys_enter -o /dev/null -- true 2>/dev/null; then
+  echo "compare.sh: perf cannot count the raw_syscalls tracepoint here (perf_event_paranoid, tracefs access): no syscalls-per-request columns" >&2
+else
+  count_syscalls=1
+  for g in "${syscall_groups[@]}"; do
+    IFS=, read -r -a calls <<<"${g#*:}"
+    for c in "${calls[@]}"; do # a kernel without one of them (epoll_pwait2 is 5.11+) just does not count it
+      perf stat -x, -e "syscalls:sys_enter_$c" -o /dev/null -- true 2>/dev/null && syscall_events+=",syscalls:sys_enter_$c"
+    done
+  done
+fi
 # The JVM flags the suite gives its server processes (loopbench.process.JvmFlags.serverDefaults), by JDK release.
 java_feature=$("$java_bin" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')
 jvm_flags=(-Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false)
@@ -296,14 +318,37 @@ start_nginx() {
 {
   echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
   echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}${proxy_variant:+; proxy variant = $proxy_variant}"
-  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\tmachine_cpu_us_per_req\n'
+  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\tmachine_cpu_us_per_req'
+  printf '\tsyscalls_per_req\treads_per_req\twrites_per_req\tepoll_waits_per_req\tepoll_ctls_per_req\n'
 } >"$out/runs.tsv"
 printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' >"$out/generators.tsv"
 
-# measure NAME PORT PIDS... : a short settle run, then one measured wrk run; appends to runs.tsv
+# settle_counting_syscalls PORT PIDS... : the settle run, with perf counting the pids' syscalls around it; prints
+# "total reads writes waits ctls" per request ("- - - - -" when perf cannot count). perf counts from before wrk starts
+# to after it ends: the idle proxy's few calls outside the run (its JVM's housekeeping) count too, as do the settle
+# run's connection set-up and tear-down (accept, connect, close: a few calls per connection).
+settle_counting_syscalls() {
+  local port=$1; shift
+  if [ "$count_syscalls" != 1 ]; then run_wrk "$port" "$settle" >/dev/null; echo "- - - - -"; return; fi
+  perf stat -x, -e "$syscall_events" -p "$(IFS=,; echo "$*")" -o "$work/perf.csv" -- sleep $((settle + 1)) 2>/dev/null &
+  local perf_pid=$! res
+  sleep 0.3 # perf attached
+  res=$(run_wrk "$port" "$settle")
+  wait "$perf_pid"
+  awk -F, -v n="${res%% *}" -v groups="${syscall_groups[*]}" '
+    BEGIN { k = split(groups, g, " "); for (i = 1; i <= k; i++) { split(g[i], kv, ":"); m = split(kv[2], calls, ",")
+            for (j = 1; j <= m; j++) group["syscalls:sys_enter_" calls[j]] = kv[1] } }
+    $3 == "raw_syscalls:sys_enter" { total = $1 }
+    $3 in group { sum[group[$3]] += $1 }
+    END { printf "%.2f %.2f %.2f %.2f %.2f\n", total / n, sum["reads"] / n, sum["writes"] / n, sum["waits"] / n, sum["ctls"] / n }
+  ' "$work/perf.csv"
+}
+
+# measure NAME PORT PIDS... : a short settle run (syscalls counted), then one measured wrk run; appends to runs.tsv
 measure() {
   local name=$1 port=$2; shift 2
-  run_wrk "$port" "$settle" >/dev/null
+  local sc_total sc_reads sc_writes sc_waits sc_ctls
+  read -r sc_total sc_reads sc_writes sc_waits sc_ctls < <(settle_counting_syscalls "$port" "$@")
   local u0 s0 c0 m0 u1 s1 c1 m1 res n rps
   read -r u0 s0 < <(cpu_ticks "$@"); c0=$(ctx_switches "$@"); m0=$(machine_ticks)
   res=$(run_wrk "$port" "$duration")
@@ -314,9 +359,10 @@ measure() {
   cpu_us=$(per_req $((u1 - u0 + s1 - s0))); user_us=$(per_req $((u1 - u0))); sys_us=$(per_req $((s1 - s0)))
   ctx=$(awk -v d=$((c1 - c0)) -v n="$n" 'BEGIN { printf "%.3f", d / n }')
   machine_us=$(per_req $((m1 - m0)))
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us" >>"$out/runs.tsv"
-  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req  machine %s CPU-us/req\n' \
-    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" \
+    "$sys_us" "$ctx" "$machine_us" "$sc_total" "$sc_reads" "$sc_writes" "$sc_waits" "$sc_ctls" >>"$out/runs.tsv"
+  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req  machine %s CPU-us/req  %s syscalls/req\n' \
+    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us" "$sc_total"
 }
 
 # measure_generators PORT: wrk, then loopbench's load generator, against the same target; appends to generators.tsv.

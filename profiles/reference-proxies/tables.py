@@ -1,6 +1,6 @@
 """compare.sh's tables, from the TSV files it writes round by round.
 
-  python3 tables.py proxies runs.tsv          # every proxy, then loopbench against the best reference
+  python3 tables.py proxies runs.tsv          # every proxy (and its syscalls), then loopbench against the best reference
   python3 tables.py generators generators.tsv # every load generator, then loopbench's generator against wrk
 
 Medians over rounds with [min..max]: the rounds were interleaved, so a drifting machine moves every row alike.
@@ -39,11 +39,40 @@ def cost_table(rows, key, title):
               + f"{len(rs)} |")
 
 
+# The syscall groups compare.sh counts; "other" is the rest of the total (accept, connect, close, futex, ...).
+GROUPS = ('reads_per_req', 'writes_per_req', 'epoll_waits_per_req', 'epoll_ctls_per_req')
+
+
+def syscall_table(rows):
+    """Syscalls per request, by proxy, when compare.sh could count them (perf; runs.tsv files from before it did lack
+    the columns)."""
+    counted = [r for r in rows if r.get('syscalls_per_req') not in (None, '', '-')]
+    if not counted:
+        return
+    print()
+    print('Syscalls per request, counted by `perf stat` on the syscall tracepoints over each round\'s settle run (the '
+          'measured run is not traced; its connection set-up is included):')
+    print()
+    print('| proxy | syscalls/request, median [min..max] | reads | writes | epoll waits | epoll_ctl | other | rounds |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- |')
+    for name in dict.fromkeys(r['proxy'] for r in counted):
+        rs = [r for r in counted if r['proxy'] == name]
+
+        def med(k):
+            return f"{statistics.median(float(r[k]) for r in rs):.2f}"
+
+        print(f"| {name} | {span([float(r['syscalls_per_req']) for r in rs], '{:.2f}')} | {med('reads_per_req')} | "
+              f"{med('writes_per_req')} | {med('epoll_waits_per_req')} | {med('epoll_ctls_per_req')} | "
+              f"{statistics.median(float(r['syscalls_per_req']) - sum(float(r[k]) for k in GROUPS) for r in rs):.2f} | "
+              f"{len(rs)} |")
+
+
 def proxies(path):
     rows = list(csv.DictReader((l for l in open(path) if not l.startswith('#')), delimiter='\t'))
     print('\n'.join(l[2:].strip() for l in open(path) if l.startswith('#')))
     print()
     cost_table(rows, 'proxy', 'proxy')
+    syscall_table(rows)
     # The target: each loopbench row's CPU per request against the best reference proxy of the same layer and
     # page ("L4 1024B", "L7 65536B", ...), round by round.
     print()
