@@ -23,7 +23,7 @@ root=$(cd "$here/.." && pwd)
 requests=1000000 connections=64 body=1024 max_seconds=900 only="" out="$root/target/soak"
 java_bin=${JAVA:-java}
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }  # the whole header comment
 need() { [ $# -ge 2 ] || { echo "soak.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
