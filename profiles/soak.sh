@@ -41,6 +41,11 @@ for pair in "--requests=$requests" "--connections=$connections" "--body-size=$bo
   n=${pair#*=}
   [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { echo "soak.sh: ${pair%%=*} '$n' is not a positive integer" >&2; exit 2; }
 done
+# The proxies soaked, in order (the soak lines at the end use these names).
+proxies="l4 l7-aggregate l7-stream l7-aggregate-per-loop"
+if [ -n "$only" ] && ! tr ' ' '\n' <<<"$proxies" | grep -qE -- "$only"; then
+  echo "soak.sh: --only '$only' matches no proxy; the proxies: ${proxies// /, }" >&2; exit 2
+fi
 jar="$root/target/loopbench.jar"
 [ -f "$jar" ] || { echo "soak.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 
