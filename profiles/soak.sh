@@ -41,10 +41,12 @@ for pair in "--requests=$requests" "--connections=$connections" "--body-size=$bo
   n=${pair#*=}
   [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { echo "soak.sh: ${pair%%=*} '$n' is not a positive integer" >&2; exit 2; }
 done
-# The proxies soaked, in order (the soak lines at the end use these names).
-proxies="l4 l7-aggregate l7-stream l7-aggregate-per-loop"
-if [ -n "$only" ] && ! tr ' ' '\n' <<<"$proxies" | grep -qE -- "$only"; then
-  echo "soak.sh: --only '$only' matches no proxy; the proxies: ${proxies// /, }" >&2; exit 2
+# The proxies soaked, in order: "NAME|PROXY OPTIONS" (--only matches NAME).
+proxies=("l4|--layer 4" "l7-aggregate|--layer 7 --l7-mode aggregate" "l7-stream|--layer 7 --l7-mode stream"
+  "l7-aggregate-per-loop|--layer 7 --l7-mode aggregate --backend-pool per-loop")
+names=$(printf '%s\n' "${proxies[@]%%|*}")
+if [ -n "$only" ] && ! grep -qE -- "$only" <<<"$names"; then
+  echo "soak.sh: --only '$only' matches no proxy; the proxies: $(paste -sd, - <<<"$names" | sed 's/,/, /g')" >&2; exit 2
 fi
 jar="$root/target/loopbench.jar"
 [ -f "$jar" ] || { echo "soak.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
@@ -145,10 +147,10 @@ PY
   fi
 }
 
-soak l4 --layer 4
-soak l7-aggregate --layer 7 --l7-mode aggregate
-soak l7-stream --layer 7 --l7-mode stream
-soak l7-aggregate-per-loop --layer 7 --l7-mode aggregate --backend-pool per-loop
+for p in "${proxies[@]}"; do
+  read -r -a args <<<"${p#*|}"
+  soak "${p%%|*}" "${args[@]}"
+done
 stop "${pids[0]}"
 
 echo
