@@ -16,7 +16,10 @@
 # effect in the same rounds. With --proxy-variant 'ARGS' (proxy options as "--name value" pairs, e.g.
 # '--transport io_uring'), the same three rows are measured a second time with those options replacing the ones
 # every loopbench proxy here gets (--transport epoll --io-threads 1 --thread-model reuse-server-thread), labelled
-# "(ARGS)": a knob's effect on the proxy's cost, in the same rounds.
+# "(ARGS)": a knob's effect on the proxy's cost, in the same rounds. With --java-variant JAVA (a java binary, e.g.
+# /usr/lib/jvm/temurin-25-jdk-amd64/bin/java), the same three rows are measured a second time, same jar, on that
+# JDK (with the suite's server flags for its release), labelled "(JDK N)": what a JDK upgrade does to the proxy's
+# cost, in the same rounds. The origin and every other loopbench row run on $JAVA (default: java on the PATH).
 # Every loopbench JVM (origin and proxies, now and before) runs as the suite runs its servers (JvmFlags): a 1 GiB
 # heap, Netty's leak detection off (`java -jar loopbench.jar` alone keeps Netty's default, SIMPLE, which samples
 # buffers with a stack trace: a cost nginx does not pay), Netty's Unsafe path on.
@@ -29,7 +32,8 @@
 # libnginx-mod-stream) and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/reference-proxies/compare.sh [--rounds N] [--duration S] [--connections C] [--body-size B]
 #          [--large-body-size B] [--pages small|large|both] [--warmup S] [--before REV|JAR]
-#          [--jvm-variant 'FLAGS'] [--proxy-variant 'ARGS'] [--only REGEX] [--no-generators] [--out DIR]
+#          [--jvm-variant 'FLAGS'] [--proxy-variant 'ARGS'] [--java-variant JAVA] [--only REGEX] [--no-generators]
+#          [--out DIR]
 # --only REGEX measures only the targets whose name matches (grep -E), e.g. --only 'L4 65536B'.
 # JIT warm-up: every loopbench proxy is first driven for --warmup seconds (default 60: C2 was still compiling
 # the L7 path after 20 s of load); the reference proxies for 5 s. Then every round measures all targets one
@@ -45,7 +49,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup=60 ref_warmup=5 settle=2
-out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant=""
+out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant="" java_variant=""
 java_bin=${JAVA:-java}
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }  # the whole header comment
@@ -62,11 +66,12 @@ while [ $# -gt 0 ]; do
     --before) need "$@"; before=$2; shift 2 ;;
     --jvm-variant) need "$@"; variant=$2; shift 2 ;;
     --proxy-variant) need "$@"; proxy_variant=$2; shift 2 ;;
+    --java-variant) need "$@"; java_variant=$2; shift 2 ;;
     --only) need "$@"; only=$2; shift 2 ;;
     --no-generators) generators=0; shift ;;
     --out) need "$@"; out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
+    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --java-variant JAVA --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
   esac
 done
 for pair in "--rounds=$rounds" "--duration=$duration" "--connections=$connections" "--body-size=$body" \
@@ -85,6 +90,10 @@ if [ -n "$proxy_variant" ]; then
     [[ "${pv[i]}" == --?* && $((i + 1)) -lt ${#pv[@]} && "${pv[i + 1]}" != --* ]] \
       || { echo "compare.sh: --proxy-variant '$proxy_variant': expected '--option value' pairs (e.g. '--transport io_uring'); '${pv[i]}' is not one" >&2; exit 2; }
   done
+fi
+if [ -n "$java_variant" ]; then
+  [ -x "$java_variant" ] && [ ! -d "$java_variant" ] \
+    || { echo "compare.sh: --java-variant '$java_variant' is not an executable java binary (e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java)" >&2; exit 2; }
 fi
 case "$pages" in small|large|both) ;; *) echo "compare.sh: --pages '$pages'; valid: small, large, both" >&2; exit 2 ;; esac
 for tool in wrk haproxy nginx; do
@@ -116,10 +125,15 @@ else
   done
 fi
 # The JVM flags the suite gives its server processes (loopbench.process.JvmFlags.serverDefaults), by JDK release.
-java_feature=$("$java_bin" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')
-jvm_flags=(-Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false)
-[ "${java_feature:-17}" -ge 22 ] && jvm_flags+=(--enable-native-access=ALL-UNNAMED)
-[ "${java_feature:-17}" -ge 23 ] && jvm_flags+=(--sun-misc-unsafe-memory-access=allow)
+java_release() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p'; }
+server_flags_for() { # JAVA: prints the flags, one per line
+  local feature; feature=$(java_release "$1")
+  printf '%s\n' -Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false
+  [ "${feature:-17}" -ge 22 ] && echo --enable-native-access=ALL-UNNAMED
+  [ "${feature:-17}" -ge 23 ] && echo --sun-misc-unsafe-memory-access=allow
+  return 0
+}
+mapfile -t jvm_flags < <(server_flags_for "$java_bin")
 work=$(mktemp -d)
 mkdir -p "$out"
 pids=()
@@ -159,11 +173,13 @@ wait_port() { # wait until 127.0.0.1:$1 accepts (at most 20 s)
 }
 
 # start_loopbench LOGNAME JAR "EXTRA JVM FLAGS" ARGS... : sets $started_pid and $started_port from its
-# "listening on" line. The extra flags (space-separated, may be empty) come after the common $jvm_flags.
+# "listening on" line. The extra flags (space-separated, may be empty) come after the common $jvm_flags. It runs on
+# $java_bin, or on $start_java with that JDK's server flags when the caller sets it (--java-variant's rows).
 start_loopbench() {
-  local log="$work/$1.out" which_jar=$2 extra=()
+  local log="$work/$1.out" which_jar=$2 extra=() java=${start_java:-$java_bin} flags=("${jvm_flags[@]}")
+  [ -n "${start_java:-}" ] && mapfile -t flags < <(server_flags_for "$start_java")
   read -r -a extra <<<"$3"; shift 3
-  "$java_bin" "${jvm_flags[@]}" "${extra[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
+  "$java" "${flags[@]}" "${extra[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
   started_pid=$!
   pids+=("$started_pid")
   for _ in $(seq 1 200); do
@@ -234,10 +250,12 @@ setup_page() {
   add_target "$label direct (origin, no proxy)" "$backend_port" "$ref_warmup" "$started_pid"
 
   local lb=(proxy --backend "127.0.0.1:$backend_port" --transport epoll --io-threads 1 --thread-model reuse-server-thread)
-  # Each loopbench build, JVM set-up or proxy knob measured: "tag|jar|extra JVM flags|proxy options|row suffix".
+  # Each loopbench build, JVM set-up, proxy knob or JDK measured:
+  # "tag|jar|extra JVM flags|proxy options|row suffix|java binary (empty: $java_bin)".
   local jars=("now|$jar|||"); [ -n "$before_jar" ] && jars+=("before|$before_jar||| (before)")
   [ -n "$variant" ] && jars+=("variant|$jar|$variant|| ($variant)")
   [ -n "$proxy_variant" ] && jars+=("pvariant|$jar||$proxy_variant| ($proxy_variant)")
+  [ -n "$java_variant" ] && jars+=("jvariant|$jar||| (JDK $(java_release "$java_variant"))|$java_variant")
   local large=0; [ "$label" = "${large_body}B" ] && large=1
 
   add_loopbench_rows lb4 "L4 $label loopbench" all --layer 4
@@ -268,15 +286,15 @@ setup_page() {
 }
 
 # add_loopbench_rows LOGNAME ROW all|not-before ARGS... (inside setup_page, which sets $lb, $jars and $label): one
-# loopbench proxy per entry of $jars (this build, --before, --jvm-variant, --proxy-variant), $lb plus ARGS with
+# loopbench proxy per entry of $jars (this build, --before, --jvm-variant, --proxy-variant, --java-variant), $lb plus ARGS with
 # the entry's options applied, each a target named ROW plus the entry's suffix.
 add_loopbench_rows() {
-  local logname=$1 row=$2 which_entries=$3 entry tag which flags options suffix; shift 3
+  local logname=$1 row=$2 which_entries=$3 entry tag which flags options suffix java; shift 3
   for entry in "${jars[@]}"; do
-    IFS='|' read -r tag which flags options suffix <<<"$entry"
+    IFS='|' read -r tag which flags options suffix java <<<"$entry"
     [ "$which_entries" = not-before ] && [ "$tag" = before ] && continue
     with_options "$options" "${lb[@]}"
-    start_loopbench "$logname-$label-$tag" "$which" "$flags" "${merged[@]}" "$@"
+    start_java=$java start_loopbench "$logname-$label-$tag" "$which" "$flags" "${merged[@]}" "$@"
     add_target "$row$suffix" "$started_port" "$warmup" "$started_pid"
   done
 }
@@ -317,7 +335,7 @@ start_nginx() {
 
 {
   echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
-  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}${proxy_variant:+; proxy variant = $proxy_variant}"
+  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}${proxy_variant:+; proxy variant = $proxy_variant}${java_variant:+; java variant = $("$java_variant" -version 2>&1 | head -1)}"
   printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\tmachine_cpu_us_per_req'
   printf '\tsyscalls_per_req\treads_per_req\twrites_per_req\tepoll_waits_per_req\tepoll_ctls_per_req\n'
 } >"$out/runs.tsv"

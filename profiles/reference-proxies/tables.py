@@ -100,7 +100,7 @@ def proxies(path):
 
 
 def variants(rows):
-    """Each labelled row ("... (before)", "... (FLAGS)", "... (ARGS)") against the same row without the label, round
+    """Each labelled row ("... (before)", "... (FLAGS)", "... (ARGS)", "... (JDK N)") against the same row without the label, round
     by round: the side-by-side ratio a drifting machine disturbs least."""
     names = list(dict.fromkeys(r['proxy'] for r in rows))
     pairs = [(n, n[:n.rindex(' (')]) for n in names if n.endswith(')') and ' (' in n and 'loopbench' in n]
