@@ -46,9 +46,7 @@ public final class L4BackendHandler extends ChannelInboundHandlerAdapter {
     /** The backend can take more again: read the client (which stopped while the backend was not writable). */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (mode == L4Mode.COPY) { // splice mode reads on its own (auto-read, SpliceRelay)
-            L4Relay.resumeIfWritable(ctx.channel(), inbound);
-        }
+        L4Relay.writabilityChanged(mode, ctx.channel(), inbound);
         ctx.fireChannelWritabilityChanged();
     }
 

@@ -75,9 +75,7 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
     /** The client can take more again: read the backend (which stopped while the client was not writable). */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (mode == L4Mode.COPY) { // splice mode reads on its own (auto-read, SpliceRelay)
-            L4Relay.resumeIfWritable(ctx.channel(), outbound);
-        }
+        L4Relay.writabilityChanged(mode, ctx.channel(), outbound);
         ctx.fireChannelWritabilityChanged();
     }
 

@@ -26,9 +26,12 @@ final class L4Relay {
         }
     }
 
-    /** {@code target}'s writability changed: if it can take more, {@code source} may read again. */
-    static void resumeIfWritable(Channel target, Channel source) {
-        if (target.isWritable() && source.isActive()) {
+    /**
+     * {@code target}'s writability changed: in copy mode, if it can take more, {@code source} may read again (splice
+     * mode reads on its own: auto-read, {@link SpliceRelay}).
+     */
+    static void writabilityChanged(L4Mode mode, Channel target, Channel source) {
+        if (mode == L4Mode.COPY && target.isWritable() && source.isActive()) {
             source.read();
         }
     }
