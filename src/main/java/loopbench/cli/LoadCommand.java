@@ -3,6 +3,7 @@ package loopbench.cli;
 import io.netty.util.ResourceLeakDetector;
 import loopbench.load.ConsoleProgress;
 import loopbench.load.Durations;
+import loopbench.load.LoadExitCode;
 import loopbench.load.LoadGenerator;
 import loopbench.load.LoadResult;
 import loopbench.load.LoadSpec;
@@ -26,7 +27,7 @@ import java.util.concurrent.Callable;
                 + "(latency corrected for coordinated omission, as wrk2 does). Prints a summary with req/s, "
                 + "latency percentiles (corrected and uncorrected, µs), errors by kind and the generator's own CPU "
                 + "per request, and says when the generator itself was saturated.",
-                "Exit status: 0 no request failed, 1 some failed (the summary says how many and why), 2 bad usage."})
+                LoadExitCode.DESCRIPTION})
 final class LoadCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "TARGET", description = "http://HOST:PORT/PATH or tcp://HOST:PORT")
