@@ -43,8 +43,6 @@ import java.util.regex.Pattern;
  * setup that fails half-way; and each server also exits by itself when this JVM dies ({@code --exit-with-parent}).
  */
 public final class EndToEndTrial implements AutoCloseable {
-    /** How long to wait for a completed request before calling the target stalled. */
-    private static final Duration STALL_TIMEOUT = Duration.ofSeconds(60);
     private static final long DRAIN_SECONDS = 10;
     private static volatile EndToEndTrial current;
 
@@ -68,10 +66,8 @@ public final class EndToEndTrial implements AutoCloseable {
     private LoadSnapshot measurementEnd;
     private LoadResult sideResult;
 
-    // nextCompleted(): requests taken by the benchmark method vs requests completed
-    private long taken;
-    private long available;
-    private long batch = 1;
+    // nextCompleted(): the benchmark method's one operation
+    private CompletedRequests completions;
 
     private EndToEndTrial(String benchmark, Map<String, String> params) {
         this.benchmark = benchmark;
@@ -125,7 +121,8 @@ public final class EndToEndTrial implements AutoCloseable {
     /** Starts the load generator and waits until every connection is open. */
     public LoadGenerator startLoad(LoadSpec loadSpec) throws InterruptedException {
         this.spec = loadSpec;
-        this.generator = LoadGenerator.start(loadSpec);
+        this.completions = new CompletedRequests();
+        this.generator = LoadGenerator.start(loadSpec, null, completions);
         if (!generator.awaitConnected(Duration.ofSeconds(60))) {
             throw new IllegalStateException("only " + generator.connectionsUp() + " of " + loadSpec.connections()
                     + " connections to " + loadSpec.target() + " opened within 60 s; errors so far: " + generator.errors()
@@ -149,27 +146,9 @@ public final class EndToEndTrial implements AutoCloseable {
         this.failOnErrors = fail;
     }
 
-    /**
-     * Takes the next completed request, waiting for it if none is left: the benchmark method's one operation.
-     * The wait is for a small batch (about 1 ms of requests at the last iteration's rate), so that the benchmark
-     * thread is woken about once a millisecond, not once per request.
-     */
+    /** Takes the next completed request, waiting for it if none is left: the benchmark method's one operation. */
     public long nextCompleted() {
-        long next = ++taken;
-        if (next <= available) {
-            return next;
-        }
-        available = generator.successes();
-        if (next <= available) {
-            return next;
-        }
-        if (!generator.awaitSuccesses(next + batch - 1, STALL_TIMEOUT) && generator.successes() < next) {
-            throw new IllegalStateException(generator.hasEnded() ? "the load generator has ended"
-                    : "no request completed within " + STALL_TIMEOUT.toSeconds() + " s; errors so far: "
-                    + generator.errors() + serverLogs());
-        }
-        available = generator.successes();
-        return next;
+        return completions.next(generator, this::serverLogs);
     }
 
     /** {@code @Setup(Level.Iteration)}: the iteration's starting point for every component. */
@@ -177,8 +156,7 @@ public final class EndToEndTrial implements AutoCloseable {
         measuring = iteration.getType() == IterationType.MEASUREMENT;
         iterationStart = generator.snapshot();
         // Requests that completed between iterations are not this iteration's: JMH counts only what completes now.
-        available = generator.successes();
-        taken = available;
+        completions.startIteration();
         servers.forEach((role, p) -> {
             procStart.put(role, p.procStat());
             ioStart.put(role, p.io());
@@ -199,8 +177,7 @@ public final class EndToEndTrial implements AutoCloseable {
             measurementEnd = end;
         }
         lastMetrics = metrics(r, perRoleDeltas());
-        double rate = r.requestsPerSecond();
-        batch = Math.max(1, Math.min(1000, Math.round(rate / 1000)));
+        completions.pace(r.requestsPerSecond());
         if (failOnErrors && r.errorsTotal() > 0) {
             throw new IllegalStateException(r.errorsTotal() + " requests failed in this iteration, so it has no result:\n"
                     + r.summary() + serverLogs());

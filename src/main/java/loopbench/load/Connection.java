@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
  * skipped to catch up: the requests that were due during a stall are all sent afterwards.
  */
 final class Connection {
-    private final LoadGenerator run;
+    private final Dialer dialer;
+    private final RunSchedule schedule;
+    private final RunLifecycle lifecycle;
+    private final LoadGenerator.SuccessListener onSuccess;
     private final EventLoop loop;
     private final LoopRecorder rec;
     private final int pipeline;
@@ -51,13 +54,17 @@ final class Connection {
     private final Runnable timeoutCheck = this::onTimeoutCheck;
     private final Runnable reconnect = this::connect;
 
-    Connection(LoadGenerator run, EventLoop loop, LoopRecorder rec, long firstIntendedNanos, long intervalNanos) {
-        this.run = run;
+    Connection(LoadSpec spec, Dialer dialer, RunSchedule schedule, RunLifecycle lifecycle,
+               LoadGenerator.SuccessListener onSuccess, EventLoop loop, LoopRecorder rec, long firstIntendedNanos) {
+        this.dialer = dialer;
+        this.schedule = schedule;
+        this.lifecycle = lifecycle;
+        this.onSuccess = onSuccess;
         this.loop = loop;
         this.rec = rec;
-        this.pipeline = run.spec().pipeline();
-        this.intervalNanos = intervalNanos;
-        this.timeoutNanos = run.spec().timeout().toNanos();
+        this.pipeline = spec.pipeline();
+        this.intervalNanos = schedule.intervalNanos();
+        this.timeoutNanos = spec.timeout().toNanos();
         this.intended = new long[pipeline];
         this.sent = new long[pipeline];
         this.nextIntended = firstIntendedNanos;
@@ -77,27 +84,27 @@ final class Connection {
 
     /** Opens (or re-opens) the channel. */
     void connect() {
-        if (run.isStopping()) {
+        if (lifecycle.isStopping()) {
             return;
         }
-        ChannelFuture f = run.connect(loop, run.protocolHandler(this));
+        ChannelFuture f = dialer.connect(loop, this);
         Channel ch = f.channel();
         f.addListener((ChannelFutureListener) done -> connected(ch, done));
     }
 
     private void connected(Channel ch, ChannelFuture f) {
         if (!f.isSuccess()) {
-            rec.error(ErrorKind.CONNECT, run.isMeasuring(System.nanoTime()));
+            rec.error(ErrorKind.CONNECT, schedule.isMeasuring(System.nanoTime()));
             scheduleReconnect();
             return;
         }
-        if (run.isStopping()) {
+        if (lifecycle.isStopping()) {
             ch.close();
             return;
         }
         channel = ch;
         active = true;
-        run.connectionUp();
+        lifecycle.connectionUp();
         pump();
     }
 
@@ -115,9 +122,10 @@ final class Connection {
                 if (scheduleDone) {
                     break;
                 }
-                if (run.isPastDeadline(nextIntended)) {
+                if (schedule.isPastDeadline(nextIntended)) {
                     scheduleDone = true; // the rest of the schedule falls after the deadline
-                    run.scheduleDone();
+                    schedule.scheduleDone();
+                    lifecycle.maybeEnd();
                     break;
                 }
                 if (nextIntended - now > 0) {
@@ -128,7 +136,7 @@ final class Connection {
             } else {
                 start = now;
             }
-            if (!run.admit(start)) {
+            if (lifecycle.isStopping() || !schedule.admit(start)) {
                 break;
             }
             if (intervalNanos > 0) {
@@ -138,16 +146,16 @@ final class Connection {
             intended[slot] = start;
             sent[slot] = now;
             inFlight++;
-            channel.write(run.newRequest(), channel.voidPromise());
+            channel.write(dialer.newRequest(), channel.voidPromise());
             wrote++;
-            if (run.isMeasuring(start)) {
+            if (schedule.isMeasuring(start)) {
                 measured++;
             }
         }
         if (wrote > 0) {
             if (measured > 0) { // like the completions, sends count in the period of their intended start
                 rec.add(LoopRecorder.SENT, measured);
-                rec.add(LoopRecorder.BYTES_WRITTEN, (long) measured * run.requestBytes());
+                rec.add(LoopRecorder.BYTES_WRITTEN, (long) measured * dialer.requestBytes());
             }
             if (inRead) {
                 flushPending = true;
@@ -188,7 +196,7 @@ final class Connection {
         long sentAt = sent[head];
         head = (head + 1) % pipeline;
         inFlight--;
-        boolean measured = run.isMeasuring(start);
+        boolean measured = schedule.isMeasuring(start);
         if (error == null) {
             failuresInARow = 0;
             if (measured) {
@@ -196,11 +204,11 @@ final class Connection {
             } else {
                 rec.add(LoopRecorder.WARMUP_COMPLETED, 1);
             }
+            onSuccess.succeeded();
         } else {
             rec.error(error, measured);
         }
-        rec.add(LoopRecorder.FINISHED, 1);
-        run.finished(1, error == null);
+        finished(1);
         if (close) {
             replaceChannel();
         } else {
@@ -221,7 +229,7 @@ final class Connection {
         }
         active = false;
         channel = null;
-        run.connectionDown();
+        lifecycle.connectionDown();
         if (inFlight > 0) {
             failInFlight(midResponse ? ErrorKind.SHORT : ErrorKind.CLOSED);
         }
@@ -234,7 +242,7 @@ final class Connection {
         if (ch != null) {
             active = false;
             channel = null;
-            run.connectionDown();
+            lifecycle.connectionDown();
             ch.close();
         }
     }
@@ -254,13 +262,20 @@ final class Connection {
             return;
         }
         for (int i = 0; i < n; i++) {
-            rec.error(kind, run.isMeasuring(intended[(head + i) % pipeline]));
+            rec.error(kind, schedule.isMeasuring(intended[(head + i) % pipeline]));
         }
         head = 0;
         inFlight = 0;
         failuresInARow++;
+        finished(n);
+    }
+
+    /** {@code n} requests ended: once nothing is in flight, the run may be over. */
+    private void finished(int n) {
         rec.add(LoopRecorder.FINISHED, n);
-        run.finished(n, false);
+        if (schedule.finished(n)) {
+            lifecycle.maybeEnd();
+        }
     }
 
     private void replaceChannel() {
@@ -269,7 +284,7 @@ final class Connection {
     }
 
     private void scheduleReconnect() {
-        if (run.isStopping()) {
+        if (lifecycle.isStopping()) {
             return;
         }
         if (failuresInARow == 0) {
@@ -295,7 +310,7 @@ final class Connection {
             return;
         }
         long lateNanos = System.nanoTime() - nextIntended;
-        if (lateNanos >= 0 && inFlight < pipeline && run.isMeasuring(nextIntended)) {
+        if (lateNanos >= 0 && inFlight < pipeline && schedule.isMeasuring(nextIntended)) {
             rec.scheduleLag.recordValue(Math.max(1, lateNanos / 1000));
         }
         pump();

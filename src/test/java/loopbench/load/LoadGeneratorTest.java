@@ -267,7 +267,10 @@ class LoadGeneratorTest {
         try (CountingHttpServer server = CountingHttpServer.start(10)) {
             LoadGenerator g = LoadGenerator.start(http(server.url()).withConnections(4).withDuration(Duration.ofHours(1)));
             assertTrue(g.awaitConnected(Duration.ofSeconds(30)));
-            assertTrue(g.awaitSuccesses(100, Duration.ofSeconds(30)));
+            while (g.successes() < 100 && !g.hasEnded()) {
+                Thread.sleep(10);
+            }
+            assertTrue(g.successes() >= 100, "requests completed: " + g.successes());
             g.close();
             assertTrue(g.hasEnded());
             assertEquals(0, g.connectionsUp());
