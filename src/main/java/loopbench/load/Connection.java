@@ -47,7 +47,7 @@ final class Connection {
     private boolean timeoutPending;
     /** Open loop: every request of this connection's schedule before the deadline has been sent. */
     private boolean scheduleDone;
-    /** Failures since the last successful response: the reconnect delay backs off with them. */
+    /** Failed connects and broken connections since the last successful response: the reconnect backs off. */
     private int failuresInARow;
 
     private final Runnable wake = this::onWake;
@@ -95,6 +95,7 @@ final class Connection {
     private void connected(Channel ch, ChannelFuture f) {
         if (!f.isSuccess()) {
             rec.error(ErrorKind.CONNECT, schedule.isMeasuring(System.nanoTime()));
+            failuresInARow++; // a refused connect is a failure too: the next attempt backs off
             scheduleReconnect();
             return;
         }
@@ -290,11 +291,16 @@ final class Connection {
         if (failuresInARow == 0) {
             loop.execute(reconnect); // a clean close (Connection: close, idle timeout): reconnect at once
         } else {
-            // Back off while the target keeps failing, so that a dead target is not hammered with connects (each
-            // one counted as an error) for the rest of the run: 10 ms, doubling, at most 1 s.
-            long delayMillis = Math.min(1000, 10L << Math.min(failuresInARow - 1, 7));
-            loop.schedule(reconnect, delayMillis, TimeUnit.MILLISECONDS);
+            loop.schedule(reconnect, reconnectDelayMillis(failuresInARow), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Back off while the target keeps failing, so that a dead target is not hammered with connects (each one
+     * counted as an error) for the rest of the run: 10 ms after the first failure, doubling, at most 1 s.
+     */
+    static long reconnectDelayMillis(int failuresInARow) {
+        return Math.min(1000, 10L << Math.min(failuresInARow - 1, 7));
     }
 
     private void scheduleWake(long delayNanos) {
