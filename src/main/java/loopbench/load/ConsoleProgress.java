@@ -13,7 +13,8 @@ public final class ConsoleProgress implements LoadGenerator.Progress {
 
     @Override
     public void second(PerSecond s) {
-        out.printf(Locale.ROOT, "  %4d s  %,12.0f req/s   p50 %,8.0f µs   p99 %,9.0f µs   max %,9.0f µs   errors %,d%n",
+        out.printf(Locale.ROOT,
+                "  %4d s  %,12.0f req/s   p50 %,8.0f µs   p99 %,9.0f µs   max %,9.0f µs   errors %,d%n",
                 s.second(), s.requestsPerSecond(), s.p50Micros(), s.p99Micros(), s.maxMicros(), s.errors());
     }
 

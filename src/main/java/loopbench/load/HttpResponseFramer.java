@@ -23,7 +23,9 @@ import java.util.List;
 final class HttpResponseFramer extends ByteToMessageDecoder {
     static final int MAX_LINE = 16 * 1024;
 
-    private enum State { STATUS_LINE, HEADERS, FIXED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, BODY_TO_CLOSE, DONE }
+    private enum State {
+        STATUS_LINE, HEADERS, FIXED_BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, BODY_TO_CLOSE, DONE
+    }
 
     private static final byte[] CONTENT_LENGTH = ascii("content-length");
     private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");

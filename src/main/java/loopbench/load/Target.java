@@ -47,7 +47,8 @@ public record Target(Protocol protocol, String host, int port, String path) {
             throw new IllegalArgumentException("bad target '" + url + "': needs a host and a port; expected " + VALID);
         }
         if (uri.getPort() > 65535) {
-            throw new IllegalArgumentException("bad target '" + url + "': port " + uri.getPort() + " is out of range 1..65535");
+            throw new IllegalArgumentException("bad target '" + url + "': port " + uri.getPort()
+                    + " is out of range 1..65535");
         }
         String path = "";
         if (protocol == Protocol.HTTP) {
@@ -56,7 +57,8 @@ public record Target(Protocol protocol, String host, int port, String path) {
                 path += "?" + uri.getRawQuery();
             }
         } else if (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath())) {
-            throw new IllegalArgumentException("bad target '" + url + "': a tcp:// target has no path; expected " + VALID);
+            throw new IllegalArgumentException("bad target '" + url + "': a tcp:// target has no path; expected "
+                    + VALID);
         }
         String host = uri.getHost();
         if (host.startsWith("[") && host.endsWith("]")) {
