@@ -41,6 +41,13 @@ final class LoadCommand implements Callable<Integer> {
             description = "Requests in flight per connection at most. Default: ${DEFAULT-VALUE}.")
     int pipeline;
 
+    @Option(names = "--connection-close",
+            description = "A new connection per request, as ab without -k: connect, send the request with "
+                    + "Connection: close (tcp://: the message), read the whole response, close. The connect counts "
+                    + "in the request's latency; --connections is then the number of concurrent clients. Needs "
+                    + "--pipeline 1. Default: keep-alive.")
+    boolean connectionClose;
+
     @Option(names = "--rate", paramLabel = "R",
             description = "Open loop: requests per second in total, paced per connection, latency measured from each "
                     + "request's intended start. Default: none (closed loop).")
@@ -71,7 +78,8 @@ final class LoadCommand implements Callable<Integer> {
     int messageSize;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
-            description = "A request with no complete response after this long fails (timeout). Default: ${DEFAULT-VALUE}.")
+            description = "A request with no complete response after this long fails (timeout). "
+                    + "Default: ${DEFAULT-VALUE}.")
     String timeout;
 
     @Mixin
@@ -85,14 +93,15 @@ final class LoadCommand implements Callable<Integer> {
         LoadSpec spec = Cli.validated(() -> new LoadSpec(Target.parse(target), connections, pipeline, rate,
                 Durations.parse(duration), requests, Durations.parse(warmup), method,
                 bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
-                Durations.parse(timeout)));
+                Durations.parse(timeout), connectionClose));
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             // A load generator measures others: Netty's default leak detection samples buffers with a stack trace
             // each, CPU the generator would spend on itself (as the suite's forks and servers, it runs without).
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
         PrintStream err = System.err;
-        err.printf("loopbench load: %s, %d connections, %s for %s%s%n", spec.target(), spec.connections(),
+        err.printf("loopbench load: %s, %d %s, %s for %s%s%n", spec.target(), spec.connections(),
+                spec.connectionClose() ? "clients (a connection per request)" : "connections",
                 spec.openLoop() ? String.format("open loop at %.0f req/s", spec.rate()) : "closed loop",
                 Durations.format(spec.duration()),
                 spec.warmup().isZero() ? "" : " after a " + Durations.format(spec.warmup()) + " warm-up");

@@ -17,6 +17,11 @@ import java.util.concurrent.TimeUnit;
  * latency is recorded twice: from the intended start (corrected for coordinated omission: a stall delays every
  * request that was due during it) and from the actual send (what a closed-loop tool reports). No request is ever
  * skipped to catch up: the requests that were due during a stall are all sent afterwards.
+ *
+ * <p>With a connection per request ({@link LoadSpec#connectionClose()}, as ab without {@code -k}), this is one of
+ * the concurrent clients: when its next request is due it takes it and connects, sends it once connected, reads the
+ * whole response, closes, and starts again. The request's latency runs from the connect (or from its intended
+ * start, which is earlier): the connect is part of what it cost.
  */
 final class Connection {
     private final Dialer dialer;
@@ -29,6 +34,8 @@ final class Connection {
     /** Open loop: nanoseconds between this connection's requests; 0 in a closed loop. */
     private final long intervalNanos;
     private final long timeoutNanos;
+    /** A new channel for every request. */
+    private final boolean perRequest;
 
     /** In-flight requests, oldest first: a ring of {@code pipeline} slots. */
     private final long[] intended;
@@ -40,6 +47,11 @@ final class Connection {
 
     private Channel channel;
     private boolean active;
+    /**
+     * Counted in the run's connections up: with keep-alive while its channel is open; with a connection per request
+     * from its first connect until the run stops it (its channels come and go with each request).
+     */
+    private boolean up;
     /** A read is being handled: requests written meanwhile are flushed once, when the read batch completes. */
     private boolean inRead;
     private boolean flushPending;
@@ -65,6 +77,7 @@ final class Connection {
         this.pipeline = spec.pipeline();
         this.intervalNanos = schedule.intervalNanos();
         this.timeoutNanos = spec.timeout().toNanos();
+        this.perRequest = spec.connectionClose();
         this.intended = new long[pipeline];
         this.sent = new long[pipeline];
         this.nextIntended = firstIntendedNanos;
@@ -74,17 +87,13 @@ final class Connection {
         return loop;
     }
 
-    LoopRecorder recorder() {
-        return rec;
-    }
-
     int inFlight() {
         return inFlight;
     }
 
-    /** Opens (or re-opens) the channel. */
+    /** Opens (or re-opens) the channel; with a connection per request, once the next request is taken. */
     void connect() {
-        if (lifecycle.isStopping()) {
+        if (lifecycle.isStopping() || (perRequest && !take(System.nanoTime()))) {
             return;
         }
         ChannelFuture f = dialer.connect(loop, this);
@@ -94,8 +103,12 @@ final class Connection {
 
     private void connected(Channel ch, ChannelFuture f) {
         if (!f.isSuccess()) {
-            rec.error(ErrorKind.CONNECT, schedule.isMeasuring(System.nanoTime()));
-            failuresInARow++; // a refused connect is a failure too: the next attempt backs off
+            if (perRequest) {
+                failInFlight(ErrorKind.CONNECT); // the request taken for this connect
+            } else {
+                rec.error(ErrorKind.CONNECT, schedule.isMeasuring(System.nanoTime()));
+                failuresInARow++; // a refused connect is a failure too: the next attempt backs off
+            }
             scheduleReconnect();
             return;
         }
@@ -105,8 +118,17 @@ final class Connection {
         }
         channel = ch;
         active = true;
-        lifecycle.connectionUp();
-        pump();
+        rec.add(LoopRecorder.CONNECTIONS_OPENED, 1);
+        if (!up) {
+            up = true;
+            lifecycle.connectionUp();
+        }
+        if (perRequest) {
+            channel.write(dialer.newRequest(), channel.voidPromise()); // the request taken for this connection
+            written(1, schedule.isMeasuring(intended[head]) ? 1 : 0);
+        } else {
+            pump();
+        }
     }
 
     /** Sends every request that is allowed now: a free slot, due (open loop), admitted by the run's bounds. */
@@ -117,54 +139,71 @@ final class Connection {
         long now = System.nanoTime();
         int wrote = 0;
         int measured = 0;
-        while (inFlight < pipeline) {
-            long start;
-            if (intervalNanos > 0) {
-                if (scheduleDone) {
-                    break;
-                }
-                if (schedule.isPastDeadline(nextIntended)) {
-                    scheduleDone = true; // the rest of the schedule falls after the deadline
-                    schedule.scheduleDone();
-                    lifecycle.maybeEnd();
-                    break;
-                }
-                if (nextIntended - now > 0) {
-                    scheduleWake(nextIntended - now);
-                    break;
-                }
-                start = nextIntended;
-            } else {
-                start = now;
-            }
-            if (lifecycle.isStopping() || !schedule.admit(start)) {
-                break;
-            }
-            if (intervalNanos > 0) {
-                nextIntended += intervalNanos;
-            }
-            int slot = (head + inFlight) % pipeline;
-            intended[slot] = start;
-            sent[slot] = now;
-            inFlight++;
+        while (take(now)) {
             channel.write(dialer.newRequest(), channel.voidPromise());
             wrote++;
-            if (schedule.isMeasuring(start)) {
+            if (schedule.isMeasuring(intended[(head + inFlight - 1) % pipeline])) {
                 measured++;
             }
         }
-        if (wrote > 0) {
-            if (measured > 0) { // like the completions, sends count in the period of their intended start
-                rec.add(LoopRecorder.SENT, measured);
-                rec.add(LoopRecorder.BYTES_WRITTEN, (long) measured * dialer.requestBytes());
-            }
-            if (inRead) {
-                flushPending = true;
-            } else {
-                channel.flush();
-            }
-            scheduleTimeoutCheck();
+        written(wrote, measured);
+    }
+
+    /**
+     * Takes the next request if one may go out now: a free slot, due (in an open loop; if it is due later, a wake is
+     * set for then), admitted by the run's bounds. It is in flight from {@code now} on.
+     */
+    private boolean take(long now) {
+        if (inFlight == pipeline) {
+            return false;
         }
+        long start;
+        if (intervalNanos > 0) {
+            if (scheduleDone) {
+                return false;
+            }
+            if (schedule.isPastDeadline(nextIntended)) {
+                scheduleDone = true; // the rest of the schedule falls after the deadline
+                schedule.scheduleDone();
+                lifecycle.maybeEnd();
+                return false;
+            }
+            if (nextIntended - now > 0) {
+                scheduleWake(nextIntended - now);
+                return false;
+            }
+            start = nextIntended;
+        } else {
+            start = now;
+        }
+        if (lifecycle.isStopping() || !schedule.admit(start)) {
+            return false;
+        }
+        if (intervalNanos > 0) {
+            nextIntended += intervalNanos;
+        }
+        int slot = (head + inFlight) % pipeline;
+        intended[slot] = start;
+        sent[slot] = now;
+        inFlight++;
+        return true;
+    }
+
+    /** {@code wrote} requests were written, {@code measured} of them intended in the measured period. */
+    private void written(int wrote, int measured) {
+        if (wrote == 0) {
+            return;
+        }
+        if (measured > 0) { // like the completions, sends count in the period of their intended start
+            rec.add(LoopRecorder.SENT, measured);
+            rec.add(LoopRecorder.BYTES_WRITTEN, (long) measured * dialer.requestBytes());
+        }
+        if (inRead) {
+            flushPending = true;
+        } else {
+            channel.flush();
+        }
+        scheduleTimeoutCheck();
     }
 
     void readStarted(int bytes) {
@@ -185,7 +224,8 @@ final class Connection {
     /**
      * The oldest request's response is complete: {@code error} null when it succeeded, otherwise why it failed
      * (the connection is still in step, e.g. a non-2xx status). {@code close}: the peer said it closes the
-     * connection after this response; it is replaced without counting an error.
+     * connection after this response; it is replaced without counting an error (as it always is with a connection
+     * per request).
      */
     void responseDone(ErrorKind error, boolean close) {
         if (inFlight == 0) {
@@ -210,7 +250,7 @@ final class Connection {
             rec.error(error, measured);
         }
         finished(1);
-        if (close) {
+        if (close || perRequest) {
             replaceChannel();
         } else {
             pump();
@@ -230,7 +270,9 @@ final class Connection {
         }
         active = false;
         channel = null;
-        lifecycle.connectionDown();
+        if (!perRequest) {
+            down();
+        }
         if (inFlight > 0) {
             failInFlight(midResponse ? ErrorKind.SHORT : ErrorKind.CLOSED);
         }
@@ -239,13 +281,8 @@ final class Connection {
 
     /** The run is over: close without counting anything (requests still in flight were counted by the run). */
     void stop() {
-        Channel ch = channel;
-        if (ch != null) {
-            active = false;
-            channel = null;
-            lifecycle.connectionDown();
-            ch.close();
-        }
+        release();
+        down();
     }
 
     /** Drops the requests still in flight at the end of the run as timeouts (the run waited for them). */
@@ -279,8 +316,28 @@ final class Connection {
         }
     }
 
+    /** Lets the channel go, closing it, without counting anything. */
+    private void release() {
+        Channel ch = channel;
+        if (ch != null) {
+            active = false;
+            channel = null;
+            ch.close();
+        }
+    }
+
+    private void down() {
+        if (up) {
+            up = false;
+            lifecycle.connectionDown();
+        }
+    }
+
     private void replaceChannel() {
-        stop();
+        release();
+        if (!perRequest) {
+            down();
+        }
         scheduleReconnect();
     }
 
@@ -312,14 +369,18 @@ final class Connection {
 
     private void onWake() {
         wakePending = false;
-        if (!active) {
+        if (!active && !perRequest) {
             return;
         }
         long lateNanos = System.nanoTime() - nextIntended;
         if (lateNanos >= 0 && inFlight < pipeline && schedule.isMeasuring(nextIntended)) {
             rec.scheduleLag.recordValue(Math.max(1, lateNanos / 1000));
         }
-        pump();
+        if (perRequest) {
+            connect();
+        } else {
+            pump();
+        }
     }
 
     private void scheduleTimeoutCheck() {

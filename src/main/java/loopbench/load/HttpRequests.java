@@ -3,8 +3,9 @@ package loopbench.load;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The one request an HTTP load run sends, encoded once: the request line, Host, and for POST a
- * Content-Length and a body. As wrk does, the generator writes the same bytes for every request, so that
+ * The one request an HTTP load run sends, encoded once: the request line, Host, with a connection per request
+ * {@code Connection: close}, and for POST a Content-Length and a body. As wrk does, the generator writes the same
+ * bytes for every request, so that
  * encoding costs nothing per request and the target sees identical requests.
  */
 final class HttpRequests {
@@ -16,6 +17,9 @@ final class HttpRequests {
         StringBuilder head = new StringBuilder(128)
                 .append(spec.method()).append(' ').append(t.path()).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(t.hostHeader()).append("\r\n");
+        if (spec.connectionClose()) {
+            head.append("Connection: close\r\n");
+        }
         if (spec.method().equals("POST")) {
             head.append("Content-Type: application/octet-stream\r\n")
                     .append("Content-Length: ").append(spec.bodySize()).append("\r\n");

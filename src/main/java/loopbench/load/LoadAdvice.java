@@ -44,8 +44,9 @@ public final class LoadAdvice {
             }
         }
         if (!spec.openLoop()) {
-            notes.add("closed loop: latency is measured from the send, so corrected = uncorrected (coordinated "
-                    + "omission is not corrected; use --rate for that)");
+            notes.add("closed loop: latency is measured from the " + (spec.connectionClose()
+                    ? "connect (a new connection per request)" : "send") + ", so corrected = uncorrected "
+                    + "(coordinated omission is not corrected; use --rate for that)");
         }
         return List.copyOf(notes);
     }

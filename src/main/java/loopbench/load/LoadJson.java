@@ -29,6 +29,7 @@ public final class LoadJson {
         o.addProperty("mode", spec.openLoop() ? "open" : "closed");
         o.addProperty("connections", spec.connections());
         o.addProperty("pipeline", spec.pipeline());
+        o.addProperty("connectionClose", spec.connectionClose());
         if (spec.openLoop()) {
             o.addProperty("rate", spec.rate());
         } else {
@@ -46,6 +47,7 @@ public final class LoadJson {
         o.addProperty("durationSeconds", round(r.durationSeconds(), 3));
         o.addProperty("requests", r.requests());
         o.addProperty("sent", r.sent());
+        o.addProperty("connectionsOpened", r.connectionsOpened());
         o.addProperty("requestsPerSecond", round(r.requestsPerSecond(), 1));
         o.addProperty("bytesRead", r.bytesRead());
         o.addProperty("bytesWritten", r.bytesWritten());

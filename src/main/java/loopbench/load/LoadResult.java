@@ -26,6 +26,7 @@ public final class LoadResult {
     private final long sent;
     private final long bytesRead;
     private final long bytesWritten;
+    private final long connectionsOpened;
     private final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
     private final long warmupRequests;
     private final long warmupErrors;
@@ -50,6 +51,7 @@ public final class LoadResult {
         this.sent = b.sent() - a.sent();
         this.bytesRead = b.bytesRead() - a.bytesRead();
         this.bytesWritten = b.bytesWritten() - a.bytesWritten();
+        this.connectionsOpened = b.connectionsOpened() - a.connectionsOpened();
         for (ErrorKind k : ErrorKind.values()) {
             errors.put(k, b.errors(k) - a.errors(k));
         }
@@ -134,6 +136,11 @@ public final class LoadResult {
 
     public long bytesWritten() {
         return bytesWritten;
+    }
+
+    /** Connections opened in this stretch (with a connection per request, one per request sent). */
+    public long connectionsOpened() {
+        return connectionsOpened;
     }
 
     public long errors(ErrorKind kind) {

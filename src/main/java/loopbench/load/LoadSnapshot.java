@@ -71,6 +71,10 @@ public record LoadSnapshot(long atNanos, long[] counters, Histogram corrected, H
         return counters[LoopRecorder.BYTES_WRITTEN];
     }
 
+    public long connectionsOpened() {
+        return counters[LoopRecorder.CONNECTIONS_OPENED];
+    }
+
     public long errors(ErrorKind kind) {
         return counters[LoopRecorder.ERRORS + kind.ordinal()];
     }

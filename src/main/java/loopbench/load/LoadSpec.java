@@ -24,10 +24,15 @@ import java.util.Locale;
  * @param bodySize    bytes of every POST body (HTTP only)
  * @param messageSize bytes of every echo message (tcp only): sent, then awaited back and compared
  * @param timeout     a request without a complete response after this long fails (and its connection is replaced)
+ * @param connectionClose a new connection per request, as ab without -k: connect, send the request (HTTP: with
+ *                    {@code Connection: close}), read the whole response, close; the connect counts in the
+ *                    request's latency. {@code connections} is then the number of concurrent clients, each with one
+ *                    request at a time ({@code pipeline} 1)
  */
 public record LoadSpec(Target target, int connections, int pipeline, Double rate, Duration duration, long requests,
                        Duration warmup, String method, int bodySize, int messageSize, Transport transport,
-                       Allocator allocator, BufferType buffers, int ioThreads, Duration timeout) {
+                       Allocator allocator, BufferType buffers, int ioThreads, Duration timeout,
+                       boolean connectionClose) {
 
     public static final int DEFAULT_CONNECTIONS = 64;
     public static final int DEFAULT_MESSAGE_SIZE = 1024;
@@ -45,9 +50,13 @@ public record LoadSpec(Target target, int connections, int pipeline, Double rate
         if (pipeline < 1 || pipeline > MAX_PIPELINE) {
             throw new IllegalArgumentException("pipeline must be 1.." + MAX_PIPELINE + ", was " + pipeline);
         }
+        if (connectionClose && pipeline != 1) {
+            throw new IllegalArgumentException("--connection-close sends one request per connection: pipeline must "
+                    + "be 1, was " + pipeline);
+        }
         if (rate != null && !(rate > 0 && rate <= 100_000_000)) {
-            throw new IllegalArgumentException("rate must be a number of requests per second > 0 (and at most 1e8), was "
-                    + rate + "; leave it out for a closed loop");
+            throw new IllegalArgumentException("rate must be a number of requests per second > 0 (and at most 1e8), "
+                    + "was " + rate + "; leave it out for a closed loop");
         }
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("duration must be > 0, was " + Durations.format(duration));
@@ -56,7 +65,8 @@ public record LoadSpec(Target target, int connections, int pipeline, Double rate
             throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
         }
         if (requests < 0) {
-            throw new IllegalArgumentException("requests must be >= 0 (0 = bounded by the duration only), was " + requests);
+            throw new IllegalArgumentException("requests must be >= 0 (0 = bounded by the duration only), was "
+                    + requests);
         }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, was " + Durations.format(timeout));
@@ -84,12 +94,13 @@ public record LoadSpec(Target target, int connections, int pipeline, Double rate
     }
 
     /**
-     * A closed loop of 64 connections, 1 request in flight each, for 10 s, on one NIO event loop with the adaptive
-     * allocator.
+     * A closed loop of 64 keep-alive connections, 1 request in flight each, for 10 s, on one NIO event loop with the
+     * adaptive allocator.
      */
     public static LoadSpec closedLoop(Target target) {
         return new LoadSpec(target, DEFAULT_CONNECTIONS, 1, null, DEFAULT_DURATION, 0, Duration.ZERO, "GET", 0,
-                DEFAULT_MESSAGE_SIZE, Transport.NIO, Allocator.ADAPTIVE, BufferType.DIRECT, 1, DEFAULT_TIMEOUT);
+                DEFAULT_MESSAGE_SIZE, Transport.NIO, Allocator.ADAPTIVE, BufferType.DIRECT, 1, DEFAULT_TIMEOUT,
+                false);
     }
 
     public boolean openLoop() {
@@ -98,52 +109,58 @@ public record LoadSpec(Target target, int connections, int pipeline, Double rate
 
     public LoadSpec withConnections(int n) {
         return new LoadSpec(target, n, pipeline, rate, duration, requests, warmup, method, bodySize, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withPipeline(int depth) {
         return new LoadSpec(target, connections, depth, rate, duration, requests, warmup, method, bodySize, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withRate(Double requestsPerSecond) {
         return new LoadSpec(target, connections, pipeline, requestsPerSecond, duration, requests, warmup, method,
-                bodySize, messageSize, transport, allocator, buffers, ioThreads, timeout);
+                bodySize, messageSize, transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withDuration(Duration d) {
         return new LoadSpec(target, connections, pipeline, rate, d, requests, warmup, method, bodySize, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withRequests(long n) {
         return new LoadSpec(target, connections, pipeline, rate, duration, n, warmup, method, bodySize, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withWarmup(Duration d) {
         return new LoadSpec(target, connections, pipeline, rate, duration, requests, d, method, bodySize, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withPost(int bytes) {
         return new LoadSpec(target, connections, pipeline, rate, duration, requests, warmup, "POST", bytes, messageSize,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withMessageSize(int bytes) {
         return new LoadSpec(target, connections, pipeline, rate, duration, requests, warmup, method, bodySize, bytes,
-                transport, allocator, buffers, ioThreads, timeout);
+                transport, allocator, buffers, ioThreads, timeout, connectionClose);
     }
 
     public LoadSpec withEventLoops(Transport t, Allocator a, BufferType b, int threads) {
         return new LoadSpec(target, connections, pipeline, rate, duration, requests, warmup, method, bodySize,
-                messageSize, t, a, b, threads, timeout);
+                messageSize, t, a, b, threads, timeout, connectionClose);
     }
 
     public LoadSpec withTimeout(Duration d) {
         return new LoadSpec(target, connections, pipeline, rate, duration, requests, warmup, method, bodySize,
-                messageSize, transport, allocator, buffers, ioThreads, d);
+                messageSize, transport, allocator, buffers, ioThreads, d, connectionClose);
+    }
+
+    /** A new connection per request ({@code connectionClose}): pipeline 1. */
+    public LoadSpec withConnectionClose(boolean close) {
+        return new LoadSpec(target, connections, pipeline, rate, duration, requests, warmup, method, bodySize,
+                messageSize, transport, allocator, buffers, ioThreads, timeout, close);
     }
 
     /** Bytes of one request (HTTP: request line, headers and body) or one echo message. */

@@ -15,8 +15,10 @@ public final class LoadSummary {
         s.append(String.format(Locale.ROOT, "%s test of %s @ %s%n", spec.openLoop()
                         ? String.format(Locale.ROOT, "Open-loop (%,.0f req/s)", spec.rate()) : "Closed-loop",
                 seconds(r.durationSeconds()), spec.target()));
-        s.append(String.format(Locale.ROOT, "  %d connections, pipeline %d, %d io thread%s (%s, %s/%s)%n",
-                spec.connections(), spec.pipeline(), spec.ioThreads(), spec.ioThreads() == 1 ? "" : "s",
+        s.append(String.format(Locale.ROOT, "  %d %s, %d io thread%s (%s, %s/%s)%n", spec.connections(),
+                spec.connectionClose() ? "clients, a new connection per request (Connection: close)"
+                        : "connections, pipeline " + spec.pipeline(),
+                spec.ioThreads(), spec.ioThreads() == 1 ? "" : "s",
                 spec.transport().cliName(), spec.allocator().cliName(), spec.buffers().cliName()));
         s.append(String.format(Locale.ROOT, "  %-15s %10s %10s %10s %10s %10s%n", "Latency (µs)", "p50", "p90",
                 "p99", "p99.9", "max"));
@@ -24,6 +26,9 @@ public final class LoadSummary {
         s.append(latencyLine("uncorrected", r.uncorrected()));
         s.append(String.format(Locale.ROOT, "  %,d requests in %s, %s read, %s written%n", r.requests(),
                 seconds(r.durationSeconds()), bytes(r.bytesRead()), bytes(r.bytesWritten())));
+        if (spec.connectionClose()) {
+            s.append(String.format(Locale.ROOT, "  %,d connections opened%n", r.connectionsOpened()));
+        }
         s.append(String.format(Locale.ROOT, "Requests/sec:   %,.1f%n", r.requestsPerSecond()));
         s.append(String.format(Locale.ROOT, "Transfer/sec:   %s read%n",
                 bytes(r.durationSeconds() <= 0 ? 0 : (long) (r.bytesRead() / r.durationSeconds()))));

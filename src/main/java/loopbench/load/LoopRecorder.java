@@ -23,7 +23,9 @@ final class LoopRecorder {
     static final int BYTES_WRITTEN = 5;
     /** Requests of either period that ended, successfully or not. */
     static final int FINISHED = 6;
-    static final int ERRORS = 7;
+    /** Connections opened (connects that succeeded), whatever the period (the time of the connect decides). */
+    static final int CONNECTIONS_OPENED = 7;
+    static final int ERRORS = 8;
     static final int SIZE = ERRORS + ErrorKind.values().length;
 
     private static final int DIGITS = 3;

@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import loopbench.testing.CliProcess;
 import loopbench.testing.CountingHttpServer;
+import loopbench.testing.RawHttp;
 import loopbench.testing.TestBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,12 +31,16 @@ class LoadCommandTest {
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--rate", "0"}, "rate must be"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--duration", "10x"}, "ms, s, m or h"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--warmup", "-1s"}, "ms, s, m or h"),
-                Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--method", "PUT"}, "valid methods: GET, POST"),
+                Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--method", "PUT"},
+                        "valid methods: GET, POST"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--body-size", "10"}, "needs --method POST"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--connections", "0"}, "connections must be"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--pipeline", "0"}, "pipeline must be"),
+                Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--connection-close", "--pipeline", "2"},
+                        "one request per connection: pipeline must be 1, was 2"),
                 Arguments.of(new String[] {"load", "tcp://127.0.0.1:1", "--message-size", "0"}, "message size must be"),
-                Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--transport", "dpdk"}, "nio, epoll, io_uring"),
+                Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--transport", "dpdk"},
+                        "nio, epoll, io_uring"),
                 Arguments.of(new String[] {"load", "http://127.0.0.1:1/", "--bogus"}, "Unknown option"),
                 Arguments.of(new String[] {"load"}, "Missing required parameter"));
     }
@@ -52,8 +57,9 @@ class LoadCommandTest {
     void helpNamesEveryOption() {
         CliArgumentsTest.Result r = CliArgumentsTest.run("load", "--help");
         assertEquals(0, r.exitCode());
-        for (String o : new String[] {"--connections", "--pipeline", "--rate", "--duration", "--requests", "--warmup",
-                "--method", "--body-size", "--message-size", "--timeout", "--transport", "--io-threads", "--json"}) {
+        for (String o : new String[] {"--connections", "--connection-close", "--pipeline", "--rate", "--duration",
+                "--requests", "--warmup", "--method", "--body-size", "--message-size", "--timeout", "--transport",
+                "--io-threads", "--json"}) {
             assertTrue(r.out().contains(o), () -> "--help lacks " + o + ":\n" + r.out());
         }
     }
@@ -73,6 +79,31 @@ class LoadCommandTest {
             assertEquals(300, o.get("requests").getAsLong());
             assertEquals(300, server.served());
             assertEquals("closed", o.get("mode").getAsString());
+        }
+    }
+
+    @Test
+    void aConnectionPerRequestRunOpensOneConnectionPerRequest(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("result.json");
+        try (TestBackend backend = TestBackend.start((s, i) -> {
+            RawHttp.Request request = RawHttp.readRequest(s.getInputStream());
+            if (!"close".equals(request.header("Connection"))) {
+                throw new AssertionError("no Connection: close in " + request);
+            }
+            s.getOutputStream().write(RawHttp.ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+            s.getOutputStream().flush();
+        });
+             CliProcess cli = CliProcess.run("load", "http://127.0.0.1:" + backend.port() + "/", "--connection-close",
+                     "--connections", "2", "--requests", "50", "--duration", "60s", "--json", json.toString())) {
+            assertEquals(0, cli.exitCode(), cli::toString);
+            String out = String.join("\n", cli.stdoutLines());
+            assertTrue(out.contains("50 connections opened"), out);
+            JsonObject o = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
+            assertTrue(o.get("connectionClose").getAsBoolean());
+            assertEquals(50, o.get("requests").getAsLong());
+            assertEquals(50, o.get("connectionsOpened").getAsLong());
+            assertEquals(50, backend.accepted());
+            backend.assertNoErrors();
         }
     }
 

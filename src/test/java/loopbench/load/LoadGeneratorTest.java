@@ -48,7 +48,8 @@ class LoadGeneratorTest {
     @Test
     void closedLoopSendsAndCountsExactlyTheRequestsAsked() throws Exception {
         try (CountingHttpServer server = CountingHttpServer.start(100)) {
-            LoadResult r = run(http(server.url()).withConnections(8).withPipeline(3).withRequests(500).withDuration(LONG));
+            LoadResult r = run(http(server.url()).withConnections(8).withPipeline(3).withRequests(500)
+                    .withDuration(LONG));
             assertEquals(500, r.requests());
             assertEquals(500, r.sent());
             assertEquals(500, server.served(), "the server served exactly what the generator counted");
@@ -164,7 +165,7 @@ class LoadGeneratorTest {
     }
 
     /** Connect attempts one connection makes in {@code millis} against a port that refuses, by the back-off. */
-    private static int attemptsWithin(long millis) {
+    static int attemptsWithin(long millis) {
         int attempts = 1;
         for (long t = Connection.reconnectDelayMillis(1); t <= millis; t += Connection.reconnectDelayMillis(attempts)) {
             attempts++;
@@ -262,7 +263,8 @@ class LoadGeneratorTest {
     /** Every response framing a server may use, written one byte per packet so that every line is split. */
     @ParameterizedTest
     @ValueSource(strings = {
-            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nX-Trailer: y\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1A\r\n"
+                    + "abcdefghijklmnopqrstuvwxyz\r\n0\r\nX-Trailer: y\r\n\r\n",
             "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc",
             "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n",
             "HTTP/1.1 200 OK\r\ncontent-LENGTH:  7 \r\nX-Other: a:b\r\n\r\nsixteen",
@@ -309,7 +311,8 @@ class LoadGeneratorTest {
     @Test
     void postBodiesReachTheServer() throws Exception {
         try (CountingHttpServer server = CountingHttpServer.start(10)) {
-            LoadResult r = run(http(server.url()).withPost(5000).withConnections(2).withRequests(20).withDuration(LONG));
+            LoadResult r = run(http(server.url()).withPost(5000).withConnections(2).withRequests(20)
+                    .withDuration(LONG));
             assertEquals(20, r.requests());
             assertEquals(20L * 5000, server.postBodyBytes());
             assertTrue(r.bytesRead() >= 20L * 5000, "the echoed bodies came back: " + r.bytesRead());
@@ -319,7 +322,8 @@ class LoadGeneratorTest {
     @Test
     void closingARunningGeneratorStopsEverything() throws Exception {
         try (CountingHttpServer server = CountingHttpServer.start(10)) {
-            LoadGenerator g = LoadGenerator.start(http(server.url()).withConnections(4).withDuration(Duration.ofHours(1)));
+            LoadGenerator g = LoadGenerator.start(http(server.url()).withConnections(4)
+                    .withDuration(Duration.ofHours(1)));
             assertTrue(g.awaitConnected(Duration.ofSeconds(30)));
             while (g.successes() < 100 && !g.hasEnded()) {
                 Thread.sleep(10);
@@ -334,11 +338,12 @@ class LoadGeneratorTest {
     @Test
     void theJsonHasTheDocumentedFields() throws Exception {
         try (CountingHttpServer server = CountingHttpServer.start(10)) {
-            LoadResult r = run(http(server.url()).withConnections(2).withRate(200.0).withDuration(Duration.ofMillis(1500)));
+            LoadResult r = run(http(server.url()).withConnections(2).withRate(200.0)
+                    .withDuration(Duration.ofMillis(1500)));
             JsonObject o = r.toJson();
-            for (String key : List.of("target", "mode", "connections", "pipeline", "rate", "durationSeconds", "requests",
-                    "requestsPerSecond", "bytesRead", "errors", "latencyMicros", "perSecond", "warmup", "generator",
-                    "latencyDistribution")) {
+            for (String key : List.of("target", "mode", "connections", "pipeline", "connectionClose", "rate",
+                    "durationSeconds", "requests", "connectionsOpened", "requestsPerSecond", "bytesRead", "errors",
+                    "latencyMicros", "perSecond", "warmup", "generator", "latencyDistribution")) {
                 assertTrue(o.has(key), "missing " + key + " in " + o);
             }
             assertEquals("open", o.get("mode").getAsString());

@@ -13,6 +13,9 @@ import loopbench.metrics.ProcStat;
 import loopbench.testing.CountingHttpServer;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +30,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import java.util.zip.DataFormatException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,8 +41,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The load generator's JSON and summary are an interface (scripts, the claims report and the side files read them):
  * this test holds them to golden files under {@code src/test/resources/loopbench/load/golden/}, field for field.
  *
- * <p>Three results are built from fixed snapshots (every figure known: open loop with errors, warm-up and a
- * saturated loop; a closed loop that completed nothing; a stretch between two mid-run snapshots), and one comes from
+ * <p>Four results are built from fixed snapshots (every figure known: see {@link #fixedResults()}), and one comes from
  * a real, bounded run against a test server, whose timing-dependent values are replaced by {@code "<measured>"}
  * (what stays: every key, in order, and every count). HdrHistogram's compressed encoding is compared decoded, since
  * the compressor's bytes may differ between zlib builds while the histogram does not.
@@ -50,28 +53,24 @@ class LoadResultGoldenTest {
     private static final String GOLDEN = "/loopbench/load/golden/";
     private static final String MEASURED = "<measured>";
 
-    @Test
-    void anOpenLoopWithErrorsWarmupAndASaturatedLoop() throws IOException {
-        LoadResult r = openLoopWithErrors();
-        assertGolden("open-http-errors.json", r.toJsonString());
-        assertGolden("open-http-errors.summary.txt", r.summary());
-        assertEquals(1, r.exitCode());
+    /**
+     * Fixed results: an open loop with errors, a warm-up and a saturated loop; a closed loop that completed nothing;
+     * a stretch between two mid-run snapshots; a connection per request.
+     */
+    static Stream<Arguments> fixedResults() {
+        return Stream.of(Arguments.of("open-http-errors", openLoopWithErrors(), 1),
+                Arguments.of("closed-echo-empty", closedEchoEmpty(), 0),
+                Arguments.of("closed-http-stretch", closedHttpStretch(), 0),
+                Arguments.of("closed-http-per-request", closedHttpPerRequest(), 0));
     }
 
-    @Test
-    void aClosedLoopThatCompletedNothing() throws IOException {
-        LoadResult r = closedEchoEmpty();
-        assertGolden("closed-echo-empty.json", r.toJsonString());
-        assertGolden("closed-echo-empty.summary.txt", r.summary());
-        assertEquals(0, r.exitCode());
-    }
-
-    @Test
-    void aStretchBetweenTwoMidRunSnapshots() throws IOException {
-        LoadResult r = closedHttpStretch();
-        assertGolden("closed-http-stretch.json", r.toJsonString());
-        assertGolden("closed-http-stretch.summary.txt", r.summary());
-        assertEquals(0, r.exitCode());
+    /** The result's JSON and summary against {@code name.json} and {@code name.summary.txt}, and its exit code. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixedResults")
+    void aFixedResult(String name, LoadResult r, int exitCode) throws IOException {
+        assertGolden(name + ".json", r.toJsonString());
+        assertGolden(name + ".summary.txt", r.summary());
+        assertEquals(exitCode, r.exitCode());
     }
 
     @Test
@@ -91,7 +90,7 @@ class LoadResultGoldenTest {
     private static LoadResult openLoopWithErrors() {
         LoadSpec spec = new LoadSpec(Target.parse("http://127.0.0.1:8080/api?x=1"), 8, 2, 2000.0,
                 Duration.ofSeconds(3), 0, Duration.ofSeconds(2), "POST", 512, LoadSpec.DEFAULT_MESSAGE_SIZE,
-                Transport.NIO, Allocator.POOLED, BufferType.HEAP, 2, Duration.ofSeconds(10));
+                Transport.NIO, Allocator.POOLED, BufferType.HEAP, 2, Duration.ofSeconds(10), false);
         long[] start = new long[LoopRecorder.SIZE];
         start[LoopRecorder.WARMUP_COMPLETED] = 3990;
         start[LoopRecorder.WARMUP_ERRORS] = 4;
@@ -103,6 +102,7 @@ class LoadResultGoldenTest {
         end[LoopRecorder.BYTES_READ] = 2_000_000 + 5180L * 640;
         end[LoopRecorder.BYTES_WRITTEN] = 5200L * 600;
         end[LoopRecorder.FINISHED] = 3994 + 5190;
+        end[LoopRecorder.CONNECTIONS_OPENED] = 3; // connections replaced after the timeouts
         end[LoopRecorder.ERRORS + ErrorKind.CONNECT.ordinal()] = 3;
         end[LoopRecorder.ERRORS + ErrorKind.TIMEOUT.ordinal()] = 2;
         end[LoopRecorder.ERRORS + ErrorKind.STATUS.ordinal()] = 5;
@@ -170,6 +170,27 @@ class LoadResultGoldenTest {
                 process(9_000_000_000L + 1_111_111_111L, 100 + 20_000),
                 new ProcStat.CpuSplit(6_000_000_000L + 660_000_000L, 3_000_000_000L + 450_000_000L),
                 new ProcStat.MachineCpu(50_000 + 160, 100_000 + 400), 16);
+        return LoadResult.between(spec, a, b);
+    }
+
+    private static LoadResult closedHttpPerRequest() {
+        LoadSpec spec = LoadSpec.closedLoop(Target.parse("http://127.0.0.1:8080/")).withConnections(4)
+                .withConnectionClose(true).withDuration(Duration.ofSeconds(1));
+        long[] start = new long[LoopRecorder.SIZE];
+        long[] end = start.clone();
+        end[LoopRecorder.SENT] = 1000;
+        end[LoopRecorder.COMPLETED] = 1000;
+        end[LoopRecorder.BYTES_READ] = 1000L * 120;
+        end[LoopRecorder.BYTES_WRITTEN] = 1000L * HttpRequests.encode(spec).length;
+        end[LoopRecorder.FINISHED] = 1000;
+        end[LoopRecorder.CONNECTIONS_OPENED] = 1000;
+        LoadSnapshot a = new LoadSnapshot(0, start, histogram(0, 0), histogram(0, 0), histogram(0, 0), List.of(),
+                List.of(new ProcStat.SchedStat(0, 0)), process(0, 0), new ProcStat.CpuSplit(0, 0),
+                new ProcStat.MachineCpu(0, 200), 0);
+        LoadSnapshot b = new LoadSnapshot(1_000_000_000L, end, histogram(1000, 17), histogram(1000, 17),
+                histogram(0, 0), List.of(new PerSecond(1, 1.0, 1000, 0, 700, 1200, 40_000)),
+                List.of(new ProcStat.SchedStat(600_000_000L, 100_000_000L)), process(700_000_000L, 4000),
+                new ProcStat.CpuSplit(300_000_000L, 400_000_000L), new ProcStat.MachineCpu(20, 400), 4);
         return LoadResult.between(spec, a, b);
     }
 
