@@ -316,12 +316,14 @@ final class Connection {
         }
     }
 
-    /** Lets the channel go, closing it, without counting anything. */
+    /** Lets the channel go, closing it, without counting anything; a read under way was the old channel's. */
     private void release() {
         Channel ch = channel;
         if (ch != null) {
             active = false;
             channel = null;
+            inRead = false;
+            flushPending = false;
             ch.close();
         }
     }

@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * loopbench's load generator: a Netty client that loads an HTTP/1.1 server or a TCP echo server over
- * {@code --connections} keep-alive connections, in a closed loop or an open loop at a fixed rate (wrk2's model,
- * see {@link Connection}), with the same event-loop knobs as the servers (transport, allocator, io threads).
+ * {@code --connections} keep-alive connections (or with a new connection per request), in a closed loop or an open
+ * loop at a fixed rate (wrk2's model, see {@link Connection}), with the same event-loop knobs as the servers
+ * (transport, allocator, io threads).
  *
  * <p>This class wires a run together and is its public face; each concern lives in a room of its own:
  * {@link Dialer} opens channels and holds the request's bytes, {@link RunSchedule} decides when requests are due

@@ -1,5 +1,6 @@
 package loopbench.load;
 
+import loopbench.testing.CountingHttpServer;
 import loopbench.testing.RawHttp;
 import loopbench.testing.Rig;
 import loopbench.testing.TestBackend;
@@ -188,6 +189,22 @@ class ConnectionCloseTest {
             assertEquals(failed, r.errorsTotal());
             assertEquals(0, r.connectionsOpened());
             assertEquals(1, r.exitCode());
+        }
+    }
+
+    @Test
+    void everyClientCountsAsConnectedFromItsFirstConnectUntilTheRunStops() throws Exception {
+        // The end-to-end benchmarks wait for every connection before they measure; here, for every client.
+        try (CountingHttpServer server = CountingHttpServer.start(10)) {
+            LoadGenerator g = LoadGenerator.start(LoadSpec.closedLoop(Target.parse(server.url()))
+                    .withConnectionClose(true).withConnections(3).withDuration(Duration.ofHours(1)));
+            try {
+                assertTrue(g.awaitConnected(Duration.ofSeconds(30)), "clients up: " + g.connectionsUp());
+            } finally {
+                g.close();
+            }
+            assertEquals(0, g.connectionsUp());
+            assertTrue(g.hasEnded());
         }
     }
 
