@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * CPU time and context switches of a process, read from Linux's /proc. This machine has no hardware
@@ -212,9 +213,52 @@ public final class ProcStat {
         return (utime + stime) * (1_000_000_000L / USER_HZ);
     }
 
+    /**
+     * The CPUs a process may run on, as the kernel lists them ({@code Cpus_allowed_list} of /proc/PID/status, e.g.
+     * {@code 0-1}): its main thread's affinity.
+     */
+    public static String cpusAllowedList(long pid) {
+        Path status = Paths.get("/proc", Long.toString(pid), "status");
+        for (String l : read(status)) {
+            if (l.startsWith("Cpus_allowed_list:")) {
+                return l.substring(l.indexOf(':') + 1).trim();
+            }
+        }
+        throw new IllegalStateException("no Cpus_allowed_list in " + status);
+    }
+
+    /** {@link #cpusAllowedList} of every thread of a process alive now, by thread id. */
+    public static Map<Long, String> cpusAllowedListByThread(long pid) {
+        Map<Long, String> byThread = new HashMap<>();
+        forEachThreadStatus(Paths.get("/proc", Long.toString(pid), "task"), (tid, status) -> {
+            for (String l : status) {
+                if (l.startsWith("Cpus_allowed_list:")) {
+                    byThread.put(tid, l.substring(l.indexOf(':') + 1).trim());
+                }
+            }
+        });
+        return byThread;
+    }
+
     /** voluntary and nonvoluntary context switches of every thread alive now, by thread id. */
     private static Map<Long, long[]> contextSwitches(Path taskDir) {
         Map<Long, long[]> byThread = new HashMap<>();
+        forEachThreadStatus(taskDir, (tid, status) -> {
+            long[] switches = new long[2];
+            for (String l : status) {
+                if (l.startsWith("voluntary_ctxt_switches:")) {
+                    switches[0] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
+                } else if (l.startsWith("nonvoluntary_ctxt_switches:")) {
+                    switches[1] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
+                }
+            }
+            byThread.put(tid, switches);
+        });
+        return byThread;
+    }
+
+    /** The lines of /proc/PID/task/TID/status of every thread alive now, with its thread id. */
+    private static void forEachThreadStatus(Path taskDir, BiConsumer<Long, List<String>> action) {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 List<String> status;
@@ -229,20 +273,11 @@ public final class ProcStat {
                     }
                     throw e;
                 }
-                long[] switches = new long[2];
-                for (String l : status) {
-                    if (l.startsWith("voluntary_ctxt_switches:")) {
-                        switches[0] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
-                    } else if (l.startsWith("nonvoluntary_ctxt_switches:")) {
-                        switches[1] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
-                    }
-                }
-                byThread.put(Long.parseLong(task.getFileName().toString()), switches);
+                action.accept(Long.parseLong(task.getFileName().toString()), status);
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + taskDir + ": " + e.getMessage(), e);
         }
-        return byThread;
     }
 
     private static List<String> read(Path p) {
