@@ -37,10 +37,12 @@ public final class JvmFlags {
      * What a server process of a benchmark runs with, the same as a benchmark fork: a 1 GiB heap (above the
      * 512 MiB under which Netty's adaptive allocator switches to its low-memory mode), leak detection off (its
      * sampling would be measured too), Netty's Unsafe path on, and on JDK 21+ dynamic agent loading allowed
-     * without a warning (a flame graph of the process attaches async-profiler to it).
+     * without a warning (a flame graph of the process attaches async-profiler to it). G1 by name: the JVM picks
+     * the serial collector by itself when it sees one CPU, so a server pinned to one CPU would otherwise run
+     * another collector than the same server unpinned, and a placement would change what runs, not only where.
      */
     public static List<String> serverDefaults(int feature) {
-        List<String> flags = new ArrayList<>(List.of("-Xms1g", "-Xmx1g",
+        List<String> flags = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
                 "-Dio.netty.leakDetection.level=disabled", "-Dio.netty.noUnsafe=false"));
         flags.addAll(unsafeAccess(feature));
         if (feature >= 21) {

@@ -1,6 +1,7 @@
 package loopbench.process;
 
 import loopbench.metrics.ProcStat;
+import loopbench.topology.Host;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,6 +28,9 @@ import java.util.regex.Pattern;
  * stdout once it accepts, SIGTERM to stop. End-to-end benchmarks run their servers this way so that, as on the
  * separate machines of the articles they re-measure, every component has its own JIT, GC and CPU account, and
  * a proxy's cold start is really cold.
+ *
+ * <p>A {@link Host} says where it runs: on which CPUs ({@code taskset -c}) and in which network namespace
+ * ({@code ip netns exec}); both exec the server in their own process, so the process started is the server's.
  *
  * <p>No server outlives its parent: every child gets {@code --exit-with-parent} (it stops when its stdin closes,
  * which happens when this JVM dies, however it dies), {@link #close()} stops it (SIGTERM, then SIGKILL after a
@@ -71,6 +75,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** As {@link #start(String, List)} with the given JVM options instead of the defaults. */
     public static ServerProcess start(String command, List<String> args, List<String> jvmArgs) {
+        return start(command, args, jvmArgs, Host.ANYWHERE);
+    }
+
+    /** As {@link #start(String, List)}, on {@code host} (its CPUs, its network namespace). */
+    public static ServerProcess start(String command, List<String> args, Host host) {
+        return start(command, args, JvmFlags.serverDefaults(JvmFlags.currentFeature()), host);
+    }
+
+    /** As {@link #start(String, List, List)}, on {@code host} (its CPUs, its network namespace). */
+    public static ServerProcess start(String command, List<String> args, List<String> jvmArgs, Host host) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);
@@ -80,7 +94,7 @@ public final class ServerProcess implements AutoCloseable {
         cmd.add(command);
         cmd.addAll(args);
         cmd.add("--exit-with-parent");
-        return launch(command, cmd);
+        return launch(command, host.launch(cmd));
     }
 
     private static ServerProcess launch(String role, List<String> cmd) {
