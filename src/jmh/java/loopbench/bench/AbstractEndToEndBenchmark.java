@@ -4,6 +4,8 @@ import loopbench.knobs.Allocator;
 import loopbench.knobs.BufferType;
 import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
+import loopbench.topology.Placement;
+import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
@@ -18,12 +20,13 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * What every end-to-end benchmark shares: an {@link EndToEndTrial} per trial (server processes plus the load
- * generator, started in {@link #start}, stopped in teardown or when the setup fails), snapshots at every
- * iteration's ends, and requests per second as the score, timed by JMH. Add
+ * generator, started in {@link #start} on the CPUs {@code placement} gives each, stopped in teardown or when the
+ * setup fails), snapshots at every iteration's ends, and requests per second as the score, timed by JMH. Add
  * {@code -prof loopbench.bench.EndToEndProfiler} for the per-component figures (CPU, context switches, latency,
  * bytes per request).
  *
@@ -44,6 +47,14 @@ public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
     @Param({"1"})
     public int clientIoThreads;
 
+    /**
+     * Which CPUs each process runs on: {@code pinned} (the component under study alone on the upper half of the
+     * CPUs, the generator and the other servers on the rest), {@code shared} (no pinning), or
+     * {@code ROLE=CPUS/...} ({@code proxy=1/client=0/origin=0}). See {@link loopbench.topology.Placement}.
+     */
+    @Param({"pinned"})
+    public String placement = Placement.PINNED;
+
     protected EndToEndTrial trial;
 
     @Setup(Level.Trial)
@@ -54,6 +65,7 @@ public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
     final void startTrial(EndToEndTrial t) throws Exception {
         trial = t;
         try {
+            trial.place(placement, components());
             start(trial);
         } catch (Exception | Error e) {
             trial.close(); // no process outlives a setup that failed half-way
@@ -65,6 +77,12 @@ public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
     protected LoadSpec onClientLoops(LoadSpec spec) {
         return spec.withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
     }
+
+    /**
+     * The components of this benchmark's runs: the first is the one {@code placement=pinned} gives CPUs of its own
+     * (the proxy; without one, the server).
+     */
+    protected abstract List<Role> components();
 
     /** Starts the servers and the load for this trial's parameters. */
     protected abstract void start(EndToEndTrial trial) throws Exception;

@@ -5,6 +5,7 @@ import loopbench.load.Target;
 import loopbench.origin.WorkStrategy;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 
@@ -55,6 +56,11 @@ public class BlockingWorkEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"4"})
     public int executorThreads;
 
+    /** The origin gets CPUs of its own. */
+    @Override
+    protected List<Role> components() {
+        return List.of(Role.ORIGIN, Role.CLIENT);
+    }
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {

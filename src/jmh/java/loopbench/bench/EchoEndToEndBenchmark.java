@@ -6,6 +6,7 @@ import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 
@@ -74,6 +75,11 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"2"})
     public int executorThreads;
 
+    /** The echo server gets CPUs of its own. */
+    @Override
+    protected List<Role> components() {
+        return List.of(Role.ECHO, Role.CLIENT);
+    }
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {

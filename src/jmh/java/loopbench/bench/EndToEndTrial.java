@@ -9,6 +9,8 @@ import loopbench.load.LoadSpec;
 import loopbench.metrics.ProcStat;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Host;
+import loopbench.topology.Role;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
@@ -39,6 +41,10 @@ import java.util.regex.Pattern;
  * trial, the load generator's whole result over the measurement iterations (with the full latency distribution
  * and the per-second series) goes to a side file next to the suite's results.
  *
+ * <p>Where each process runs is the {@code placement} parameter's ({@link #place}, {@link TrialPlacement}): this
+ * fork on the client's CPUs for the trial, every server started on its own; the side file says what CPUs each one
+ * really had and how many of them it used.
+ *
  * <p>Every process is stopped in {@link #close()}, which the benchmarks call from {@code @TearDown} and from a
  * setup that fails half-way; and each server also exits by itself when this JVM dies ({@code --exit-with-parent}).
  */
@@ -49,6 +55,7 @@ public final class EndToEndTrial implements AutoCloseable {
     private final String benchmark;
     private final Map<String, String> params;
     private final Map<String, ServerProcess> servers = new LinkedHashMap<>();
+    private TrialPlacement placement;
     private LoadGenerator generator;
     private LoadSpec spec;
     private double predictedBound = Double.NaN;
@@ -102,10 +109,25 @@ public final class EndToEndTrial implements AutoCloseable {
         return benchmark;
     }
 
-    /** Starts {@code loopbench <command> <args>} as the component {@code role} (client, proxy, origin, echo). */
+    /**
+     * Places this trial's components on CPUs as the {@code placement} parameter says ({@link TrialPlacement}): pins
+     * this process, the load generator's, to the client's CPUs now, and every server started after this to its own.
+     * {@code components}: the run's components, the first the one that gets CPUs of its own under {@code pinned}.
+     */
+    public void place(String placementParam, List<Role> components) {
+        placement = TrialPlacement.apply(placementParam, components);
+    }
+
+    /**
+     * Starts {@code loopbench <command> <args>} as the component {@code role} (client, proxy, origin, echo), on the
+     * CPUs its placement gives it.
+     */
     public ServerProcess startServer(String role, String command, List<String> args) {
-        ServerProcess p = ServerProcess.start(command, args);
+        ServerProcess p = ServerProcess.start(command, args, placement == null ? Host.ANYWHERE : placement.host(role));
         servers.put(role, p);
+        if (placement != null) {
+            placement.started(role, p.pid());
+        }
         return p;
     }
 
@@ -176,7 +198,13 @@ public final class EndToEndTrial implements AutoCloseable {
         if (measuring) {
             measurementEnd = end;
         }
-        lastMetrics = metrics(r, perRoleDeltas());
+        Map<String, ProcStat.Snapshot> deltas = perRoleDeltas();
+        lastMetrics = metrics(r, deltas);
+        if (measuring && placement != null) {
+            Map<String, ProcStat.Snapshot> all = new LinkedHashMap<>(deltas);
+            all.put(EndToEndMetrics.CLIENT, end.process().minus(iterationStart.process()));
+            lastMetrics.putAll(placement.measured(all));
+        }
         completions.pace(r.requestsPerSecond());
         if (failOnErrors && r.errorsTotal() > 0) {
             throw new IllegalStateException(r.errorsTotal() + " requests failed in this iteration, so it has no result:\n"
@@ -248,6 +276,16 @@ public final class EndToEndTrial implements AutoCloseable {
     }
 
     /**
+     * For a benchmark that runs its own load per invocation: the CPU of every component over it ({@code deltas} by
+     * role, client included), for the placement's figures; they are added to {@code metrics}.
+     */
+    void measuredCpu(Map<String, ProcStat.Snapshot> deltas, Map<String, Double> metrics) {
+        if (placement != null) {
+            metrics.putAll(placement.measured(deltas));
+        }
+    }
+
+    /**
      * Stops the load (letting the requests in flight complete, at most {@value #DRAIN_SECONDS} s, so that the
      * servers answered exactly what the generator counted), writes the side file, stops every server (last started,
      * first stopped).
@@ -272,8 +310,14 @@ public final class EndToEndTrial implements AutoCloseable {
         } finally {
             List<ServerProcess> reverse = new ArrayList<>(servers.values());
             java.util.Collections.reverse(reverse);
-            for (ServerProcess p : reverse) {
-                p.close();
+            try {
+                for (ServerProcess p : reverse) {
+                    p.close();
+                }
+            } finally {
+                if (placement != null) {
+                    placement.close();
+                }
             }
             // Stays current: JMH asks the profiler for the last iteration's figures after the trial's teardown.
         }
@@ -304,6 +348,9 @@ public final class EndToEndTrial implements AutoCloseable {
         o.add("params", p);
         o.addProperty("fork", ProcessHandle.current().pid());
         o.add("load", result.toJson());
+        if (placement != null) {
+            o.add("placement", placement.toJson());
+        }
         String name = shortName(benchmark) + "-" + paramString() + "-" + ProcessHandle.current().pid() + ".json";
         Path file = sideFileDir().resolve(name);
         try {

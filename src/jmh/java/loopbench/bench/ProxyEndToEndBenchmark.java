@@ -8,6 +8,7 @@ import loopbench.load.Target;
 import loopbench.process.ServerProcess;
 import loopbench.proxy.BackendPool;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 
@@ -34,9 +35,11 @@ import java.util.List;
  * CPU-µs and context switches of the client, the proxy and the origin, each from /proc of its own process
  * (C000-4, C000-5), bytes on each leg (C000-8), corrected latency percentiles.
  *
- * <p>What to expect on 2 shared loopback cores: the three processes compete for the same two cores, so req/s
- * is the pace of the whole box and every added process costs throughput; CPU-µs per request of the proxy is
- * the steadier comparison. L4 costs little user time (its cost is mostly the kernel's copy through one more
+ * <p>{@code placement}: {@code pinned} (the default) gives the proxy CPUs of its own (on 2 CPUs: CPU 1) and keeps
+ * the generator and the origin on the others, also with {@code direct}, whose proxy CPUs then stay idle: the
+ * article's "same client and server hosts, with or without a proxy host between them". {@code shared} lets the
+ * three processes compete for the same cores, so req/s is the pace of the whole box and every added process costs
+ * throughput. Either way CPU-µs per request of the proxy is the steadier comparison. L4 costs little user time (its cost is mostly the kernel's copy through one more
  * socket pair); L7 adds HTTP decode/encode on both sides; reuse-server-thread avoids the cross-thread hand-off
  * that individual-group pays twice per request (more context switches). What loopback cannot show: a NIC, its
  * interrupts and a real network's latency, which on the article's 3 machines made the proxy hop cheap relative
@@ -99,6 +102,11 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"0"})
     public double rate;
 
+    /** The proxy gets CPUs of its own, also with layer=direct (they stay idle: the client and the origin keep theirs). */
+    @Override
+    protected List<Role> components() {
+        return List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN);
+    }
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {

@@ -11,6 +11,8 @@ import loopbench.load.Target;
 import loopbench.metrics.ProcStat;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Placement;
+import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -26,6 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +88,14 @@ public class ProxyWarmupBenchmark extends AbstractBenchmark {
     @Param({"epoll"})
     public String clientTransport;
 
+    /**
+     * Which CPUs each process runs on: {@code pinned} (the cold proxy alone on the upper half of the CPUs, the
+     * generator and the origin on the rest), {@code shared}, or {@code ROLE=CPUS/...}; see
+     * {@link loopbench.topology.Placement}.
+     */
+    @Param({"pinned"})
+    public String placement = Placement.PINNED;
+
     private EndToEndTrial trial;
     private ServerProcess origin;
 
@@ -96,6 +107,7 @@ public class ProxyWarmupBenchmark extends AbstractBenchmark {
     void warmOrigin(EndToEndTrial t) throws Exception {
         trial = t;
         try {
+            trial.place(placement, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
             origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size", Integer.toString(bodySize),
                     "--transport", transport, "--io-threads", "1"));
             LoadResult warm = LoadGenerator.start(spec(origin.hostPort(), originWarmupSeconds)).awaitResult();
@@ -127,10 +139,15 @@ public class ProxyWarmupBenchmark extends AbstractBenchmark {
                 "--layer", layer, "--transport", transport, "--io-threads", Integer.toString(ioThreads)));
         ProcStat.Snapshot proxyStart = proxy.procStat();
         ProcStat.Snapshot originStart = origin.procStat();
+        ProcStat.Snapshot clientStart = ProcStat.self();
         LoadResult r = LoadGenerator.start(spec(proxy.hostPort(), seconds)).awaitResult();
-        Map<String, Double> m = trial.metrics(r, Map.of(
+        Map<String, ProcStat.Snapshot> deltas = Map.of(
                 EndToEndMetrics.PROXY, proxy.procStat().minus(proxyStart),
-                EndToEndMetrics.ORIGIN, origin.procStat().minus(originStart)));
+                EndToEndMetrics.ORIGIN, origin.procStat().minus(originStart));
+        Map<String, Double> m = trial.metrics(r, deltas);
+        Map<String, ProcStat.Snapshot> all = new LinkedHashMap<>(deltas);
+        all.put(EndToEndMetrics.CLIENT, ProcStat.self().minus(clientStart));
+        trial.measuredCpu(all, m);
         m.put(EndToEndMetrics.WARMUP_ERRORS, (double) r.errorsTotal());
         List<PerSecond> series = r.perSecond();
         m.put(EndToEndMetrics.WARMUP_FIRST_SECOND, series.isEmpty() ? 0 : series.get(0).requestsPerSecond());

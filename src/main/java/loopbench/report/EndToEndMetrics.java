@@ -68,10 +68,26 @@ public final class EndToEndMetrics {
     }
 
     /**
+     * CPUs a component used in the iteration: its CPU seconds over the wall seconds (1.0 = one CPU busy all the time),
+     * to read against {@link #cpusAllowed}: a component that used all the CPUs it was allowed was saturated.
+     */
+    public static String cpusUsed(String role) {
+        return "e2e." + role + ".cpusUsed";
+    }
+
+    /** How many CPUs a component's process was allowed to run on (its Cpus_allowed_list, read back from /proc). */
+    public static String cpusAllowed(String role) {
+        return "e2e." + role + ".cpusAllowed";
+    }
+
+    /**
      * The directory, under a suite's output directory (e.g. {@code target/jmh/e2e}), where every end-to-end trial
      * leaves {@code <Class>.<method>-<params>-<pid>.json}: {"benchmark", "params", "fork", "load": the load
      * generator's result JSON over the measurement iterations (the format of {@code loopbench load --json}, with
-     * the full corrected latency distribution and the per-second series)}.
+     * the full corrected latency distribution and the per-second series), "placement": where each process ran
+     * ({"name": the parameter, "available": the CPUs the fork could use, "plan": each component's CPUs as planned,
+     * "cpus": each process's Cpus_allowed_list read back from /proc, "cpuUse": each one's CPU seconds over wall
+     * seconds of the measurement, "note" where pinned could not pin)}.
      */
     public static final String SIDE_FILE_DIR = "e2e";
 
@@ -88,6 +104,9 @@ public final class EndToEndMetrics {
         }
         if (name.endsWith(".ctxsw")) {
             return "#/req";
+        }
+        if (name.endsWith(".cpusUsed") || name.endsWith(".cpusAllowed")) {
+            return "CPUs";
         }
         if (name.startsWith("e2e.bytes.")) {
             return "B/req";
