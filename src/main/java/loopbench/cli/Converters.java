@@ -12,6 +12,7 @@ import loopbench.proxy.BackendPool;
 import loopbench.proxy.L4Mode;
 import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
+import loopbench.topology.CpuSet;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -38,6 +39,7 @@ final class Converters {
         cmd.registerConverter(EchoFramework.class, of(EchoFramework::parse));
         cmd.registerConverter(RecvAllocator.class, of(RecvAllocator::parse));
         cmd.registerConverter(InetSocketAddress.class, of(Converters::hostPort));
+        cmd.registerConverter(CpuSet.class, of(CpuSet::parse));
     }
 
     private static <T> ITypeConverter<T> of(Function<String, T> parse) {

@@ -50,6 +50,7 @@ final class EchoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        server.cpus.pinThisProcess();
         RecvAllocator recv = recvAllocator != null ? recvAllocator : framework.defaultRecvAllocator();
         EchoConfig config = Cli.validated(() -> new EchoConfig(recv, executor,
                 executorThreads == null ? EchoConfig.DEFAULT_EXECUTOR_THREADS : executorThreads));

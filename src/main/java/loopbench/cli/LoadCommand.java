@@ -85,11 +85,15 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     EventLoopOptions loops;
 
+    @Mixin
+    CpusOption cpus;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON to FILE.")
     Path json;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        cpus.pinThisProcess();
         LoadSpec spec = Cli.validated(() -> new LoadSpec(Target.parse(target), connections, pipeline, rate,
                 Durations.parse(duration), requests, Durations.parse(warmup), method,
                 bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),

@@ -35,6 +35,7 @@ final class OriginCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        server.cpus.pinThisProcess();
         OriginConfig config = Cli.validated(() -> new OriginConfig(bodySize, workMs, workStrategy,
                 executorThreads == null ? OriginConfig.DEFAULT_EXECUTOR_THREADS : executorThreads,
                 OriginConfig.DEFAULT_MAX_CONTENT_LENGTH));

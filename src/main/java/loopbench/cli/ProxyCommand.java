@@ -51,6 +51,7 @@ final class ProxyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        server.cpus.pinThisProcess();
         ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode,
                 backendPool, l4Mode));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)

@@ -16,6 +16,9 @@ final class ServerOptionsMixin {
     @Mixin
     EventLoopOptions loops;
 
+    @Mixin
+    CpusOption cpus;
+
     @Option(names = "--exit-with-parent",
             description = "Also stop when stdin reaches end-of-file: a parent process that started this server "
                     + "and holds its stdin (a benchmark, a test) died or let go, so the server cannot outlive it.")

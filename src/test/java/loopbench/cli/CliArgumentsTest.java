@@ -1,6 +1,8 @@
 package loopbench.cli;
 
 import loopbench.knobs.RecvAllocator;
+import loopbench.topology.Affinity;
+import loopbench.topology.CpuSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,11 +50,11 @@ class CliArgumentsTest {
 
     static Stream<Arguments> helps() {
         return Stream.of(
-                Arguments.of("origin", new String[] {"--listen", "--transport", "--allocator", "--buffers", "--io-threads",
+                Arguments.of("origin", new String[] {"--listen", "--cpus", "--transport", "--allocator", "--buffers", "--io-threads",
                         "--body-size", "--work-ms", "--work-strategy", "block-event-loop", "virtual-thread", "timer"}),
-                Arguments.of("echo", new String[] {"--listen", "--transport", "--recv-allocator", "fixed:BYTES", "halving",
+                Arguments.of("echo", new String[] {"--listen", "--cpus", "--transport", "--recv-allocator", "fixed:BYTES", "halving",
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
-                Arguments.of("proxy", new String[] {"--listen", "--backend", "--layer", "--thread-model", "individual-group",
+                Arguments.of("proxy", new String[] {"--listen", "--cpus", "--backend", "--layer", "--thread-model", "individual-group",
                         "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
                         "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice"}));
     }
@@ -144,6 +146,13 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"origin", "--work-ms", "5"}, new String[] {"--work-ms 5", "--work-strategy"}),
                 Arguments.of(new String[] {"origin", "--executor-threads", "0"}, new String[] {"executor threads must be >= 1"}),
                 Arguments.of(new String[] {"echo", "--io-threads", "0"}, new String[] {"--io-threads must be at least 1, was 0"}),
+                Arguments.of(new String[] {"origin", "--cpus", "7"}, new String[] {"--cpus 7", "CPU 7",
+                        "CPUs this process may use: " + Affinity.available()}),
+                Arguments.of(new String[] {"load", "tcp://127.0.0.1:9", "--cpus", "0-1+9"},
+                        new String[] {"CPU 9", "CPUs this process may use: " + Affinity.available()}),
+                Arguments.of(new String[] {"echo", "--cpus", "one"}, new String[] {"'one'", CpuSet.FORMS}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--cpus", "1-0"},
+                        new String[] {"'1-0'", "runs backwards", CpuSet.FORMS}),
                 Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
                 Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
     }

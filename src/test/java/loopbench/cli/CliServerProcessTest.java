@@ -7,6 +7,8 @@ import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
 import loopbench.testing.Rig;
 import loopbench.testing.TestBackend;
+import loopbench.topology.Affinity;
+import loopbench.topology.CpuSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -20,6 +22,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The servers' CLI contract, each in a child JVM: exactly one stdout line, {@code listening on 127.0.0.1:PORT}, once
@@ -163,6 +167,23 @@ class CliServerProcessTest {
             try (Conn c = RawHttp.open(Integer.parseInt(m.group(1)))) {
                 assertEquals(502, c.exchange(RawHttp.get("/")).status());
             }
+            cli.sigterm();
+            assertEquals(0, cli.waitForExit(), cli::toString);
+        }
+    }
+
+    /** {@code --cpus}: the server pins every thread of its own before it listens, and serves from there. */
+    @Test
+    void aServerGivenCpusRunsOnThemOnly() throws Exception {
+        CpuSet available = Affinity.available();
+        assumeTrue(available.size() >= 2, "needs 2 CPUs to tell them apart; this process may use " + available);
+        CpuSet last = available.highest(1);
+        try (CliProcess cli = CliProcess.start("origin", "--body-size", "777", "--cpus", last.toString())) {
+            Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
+            assertTrue(m.matches(), cli::toString);
+            serve("origin", Integer.parseInt(m.group(1)));
+            Map<Long, CpuSet> threads = Affinity.byThread(cli.pid());
+            assertTrue(threads.size() > 5 && threads.values().stream().allMatch(last::equals), threads::toString);
             cli.sigterm();
             assertEquals(0, cli.waitForExit(), cli::toString);
         }
