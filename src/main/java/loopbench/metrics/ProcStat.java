@@ -218,13 +218,18 @@ public final class ProcStat {
      * {@code 0-1}): its main thread's affinity.
      */
     public static String cpusAllowedList(long pid) {
+        return statusField(pid, "Cpus_allowed_list");
+    }
+
+    /** One field of /proc/PID/status, e.g. {@code CapEff} (the effective capabilities, in hex). */
+    public static String statusField(long pid, String field) {
         Path status = Paths.get("/proc", Long.toString(pid), "status");
         for (String l : read(status)) {
-            if (l.startsWith("Cpus_allowed_list:")) {
+            if (l.startsWith(field + ":")) {
                 return l.substring(l.indexOf(':') + 1).trim();
             }
         }
-        throw new IllegalStateException("no Cpus_allowed_list in " + status);
+        throw new IllegalStateException("no " + field + " in " + status);
     }
 
     /** {@link #cpusAllowedList} of every thread of a process alive now, by thread id. */

@@ -287,7 +287,12 @@ public final class RawHttp {
 
     /** A client connection to 127.0.0.1:port with a read timeout. */
     public static Conn open(int port) throws IOException {
-        return new Conn(port);
+        return new Conn(new InetSocketAddress("127.0.0.1", port));
+    }
+
+    /** A client connection to {@code address} with a read timeout. */
+    public static Conn open(InetSocketAddress address) throws IOException {
+        return new Conn(address);
     }
 
     public static final class Conn implements AutoCloseable {
@@ -295,11 +300,11 @@ public final class RawHttp {
         private final InputStream in;
         private final OutputStream out;
 
-        private Conn(int port) throws IOException {
+        private Conn(InetSocketAddress address) throws IOException {
             socket = new Socket();
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(SO_TIMEOUT_MILLIS);
-            socket.connect(new InetSocketAddress("127.0.0.1", port), SO_TIMEOUT_MILLIS);
+            socket.connect(address, SO_TIMEOUT_MILLIS);
             in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
             out = socket.getOutputStream();
         }
