@@ -4,7 +4,6 @@ import loopbench.knobs.Allocator;
 import loopbench.knobs.BufferType;
 import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
-import loopbench.topology.Placement;
 import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -39,21 +38,13 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
-public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
+public abstract class AbstractEndToEndBenchmark extends AbstractPlacedBenchmark {
     /** The load generator's transport (epoll: its timers and I/O cost least) and event loops. */
     @Param({"epoll"})
     public String clientTransport;
 
     @Param({"1"})
     public int clientIoThreads;
-
-    /**
-     * Which CPUs each process runs on: {@code pinned} (the component under study alone on the upper half of the
-     * CPUs, the generator and the other servers on the rest), {@code shared} (no pinning), or
-     * {@code ROLE=CPUS/...} ({@code proxy=1/client=0/origin=0}). See {@link loopbench.topology.Placement}.
-     */
-    @Param({"pinned"})
-    public String placement = Placement.PINNED;
 
     protected EndToEndTrial trial;
 
@@ -65,7 +56,7 @@ public abstract class AbstractEndToEndBenchmark extends AbstractBenchmark {
     final void startTrial(EndToEndTrial t) throws Exception {
         trial = t;
         try {
-            trial.place(placement, components());
+            place(trial, components());
             start(trial);
         } catch (Exception | Error e) {
             trial.close(); // no process outlives a setup that failed half-way

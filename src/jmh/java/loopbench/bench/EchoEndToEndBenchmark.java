@@ -32,11 +32,15 @@ import java.util.List;
  * <p>Score: messages per second, timed by JMH; secondary {@code e2e.echo.MiB/s}, and with
  * {@code -prof loopbench.bench.EndToEndProfiler} CPU-µs per message of the client and the echo server.
  *
- * <p>What loopback cannot show: a link that saturates. Loopback moves several GB/s, so here the CPU, not the
- * wire, bounds large messages, and C003-1's "TPS inversely proportional to size" appears only where copying
- * dominates; the article's 100 MB/s ceiling does not exist here.
+ * <p>What loopback cannot show: a link that saturates. Loopback moves several GB/s, so there the CPU, not the
+ * wire, bounds large messages. With {@code topology=netns} and {@code link=1gbit} the echo server has a host of
+ * its own behind a 1 Gbit/s link (a veth pair shaped by tc tbf in both directions), so C003-1's ceiling exists:
+ * about 114 MiB/s of TCP payload each way at 1500-byte frames (tbf counts no preamble, gap or FCS; a real GbE
+ * carries about 112).
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar EchoEndToEndBenchmark -p messageSize=1024,5120
+ * -prof loopbench.bench.EndToEndProfiler}; over the link (C003-1, as root): {@code java -jar
+ * target/benchmarks.jar EchoEndToEndBenchmark -p topology=netns -p link=1gbit -p executor=none
  * -prof loopbench.bench.EndToEndProfiler}
  */
 public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {

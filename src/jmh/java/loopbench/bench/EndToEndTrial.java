@@ -43,7 +43,8 @@ import java.util.regex.Pattern;
  *
  * <p>Where each process runs is the {@code placement} parameter's ({@link #place}, {@link TrialPlacement}): this
  * fork on the client's CPUs for the trial, every server started on its own; the side file says what CPUs each one
- * really had and how many of them it used.
+ * really had and how many of them it used. How they reach each other is {@code topology}'s and {@code link}'s
+ * ({@link TrialNetwork}): loopback, or each server in a network namespace of its own behind a link.
  *
  * <p>Every process is stopped in {@link #close()}, which the benchmarks call from {@code @TearDown} and from a
  * setup that fails half-way; and each server also exits by itself when this JVM dies ({@code --exit-with-parent}).
@@ -56,6 +57,7 @@ public final class EndToEndTrial implements AutoCloseable {
     private final Map<String, String> params;
     private final Map<String, ServerProcess> servers = new LinkedHashMap<>();
     private TrialPlacement placement;
+    private TrialNetwork network;
     private LoadGenerator generator;
     private LoadSpec spec;
     private double predictedBound = Double.NaN;
@@ -110,12 +112,17 @@ public final class EndToEndTrial implements AutoCloseable {
     }
 
     /**
-     * Places this trial's components on CPUs as the {@code placement} parameter says ({@link TrialPlacement}): pins
-     * this process, the load generator's, to the client's CPUs now, and every server started after this to its own.
-     * {@code components}: the run's components, the first the one that gets CPUs of its own under {@code pinned}.
+     * Gives this trial's components their hosts: CPUs as the {@code placement} parameter says ({@link TrialPlacement}:
+     * this process, the load generator's, pinned to the client's CPUs now, every server started after this on its
+     * own), and networks as {@code topology} and {@code link} say ({@link TrialNetwork}: with netns, every server in
+     * a namespace of its own). {@code components}: the run's components, the first the one that gets CPUs of its own
+     * under {@code pinned}. Every parameter is checked before anything is set up.
      */
-    public void place(String placementParam, List<Role> components) {
+    public void place(String placementParam, String topologyParam, String linkParam, List<Role> components) {
+        TrialNetwork net = TrialNetwork.of(topologyParam, linkParam, components);
         placement = TrialPlacement.apply(placementParam, components);
+        network = net;
+        network.setUp();
     }
 
     /**
@@ -123,7 +130,13 @@ public final class EndToEndTrial implements AutoCloseable {
      * CPUs its placement gives it.
      */
     public ServerProcess startServer(String role, String command, List<String> args) {
-        ServerProcess p = ServerProcess.start(command, args, placement == null ? Host.ANYWHERE : placement.host(role));
+        List<String> all = new ArrayList<>(args);
+        Host host = Host.ANYWHERE;
+        if (network != null) {
+            all.addAll(network.listenArgs(role));
+            host = new Host(network.namespace(role), placement.cpus(role));
+        }
+        ServerProcess p = ServerProcess.start(command, all, host);
         servers.put(role, p);
         if (placement != null) {
             placement.started(role, p.pid());
@@ -315,8 +328,14 @@ public final class EndToEndTrial implements AutoCloseable {
                     p.close();
                 }
             } finally {
-                if (placement != null) {
-                    placement.close();
+                try {
+                    if (network != null) {
+                        network.close();
+                    }
+                } finally {
+                    if (placement != null) {
+                        placement.close();
+                    }
                 }
             }
             // Stays current: JMH asks the profiler for the last iteration's figures after the trial's teardown.
@@ -350,6 +369,9 @@ public final class EndToEndTrial implements AutoCloseable {
         o.add("load", result.toJson());
         if (placement != null) {
             o.add("placement", placement.toJson());
+        }
+        if (network != null) {
+            o.add("topology", network.toJson());
         }
         String name = shortName(benchmark) + "-" + paramString() + "-" + ProcessHandle.current().pid() + ".json";
         Path file = sideFileDir().resolve(name);

@@ -11,7 +11,6 @@ import loopbench.load.Target;
 import loopbench.metrics.ProcStat;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
-import loopbench.topology.Placement;
 import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,7 +60,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
-public class ProxyWarmupBenchmark extends AbstractBenchmark {
+public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
     /** 4 or 7. */
     @Param({"4", "7"})
     public String layer;
@@ -88,14 +87,6 @@ public class ProxyWarmupBenchmark extends AbstractBenchmark {
     @Param({"epoll"})
     public String clientTransport;
 
-    /**
-     * Which CPUs each process runs on: {@code pinned} (the cold proxy alone on the upper half of the CPUs, the
-     * generator and the origin on the rest), {@code shared}, or {@code ROLE=CPUS/...}; see
-     * {@link loopbench.topology.Placement}.
-     */
-    @Param({"pinned"})
-    public String placement = Placement.PINNED;
-
     private EndToEndTrial trial;
     private ServerProcess origin;
 
@@ -107,7 +98,7 @@ public class ProxyWarmupBenchmark extends AbstractBenchmark {
     void warmOrigin(EndToEndTrial t) throws Exception {
         trial = t;
         try {
-            trial.place(placement, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
+            place(trial, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
             origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size", Integer.toString(bodySize),
                     "--transport", transport, "--io-threads", "1"));
             LoadResult warm = LoadGenerator.start(spec(origin.hostPort(), originWarmupSeconds)).awaitResult();

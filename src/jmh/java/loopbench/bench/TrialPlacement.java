@@ -6,7 +6,6 @@ import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Affinity;
 import loopbench.topology.CpuPlan;
 import loopbench.topology.CpuSet;
-import loopbench.topology.Host;
 import loopbench.topology.Placement;
 import loopbench.topology.Role;
 
@@ -17,7 +16,7 @@ import java.util.Map;
 /**
  * The CPUs of one trial's components: the plan its {@code placement} parameter makes on this machine, this JMH
  * fork (the load generator) pinned to the client's CPUs for the trial and given back its CPUs at the end, each
- * server started on its own CPUs ({@link #host}), the CPUs every process really had read back from /proc, and the
+ * server started on its own CPUs ({@link #cpus}), the CPUs every process really had read back from /proc, and the
  * CPU each one used over the measurement against them (so a reader sees which component was saturated).
  */
 final class TrialPlacement implements AutoCloseable {
@@ -67,9 +66,9 @@ final class TrialPlacement implements AutoCloseable {
         return plan;
     }
 
-    /** Where the server of {@code role} runs. */
-    Host host(String role) {
-        return new Host(null, plan.cpusOf(Role.parse(role)));
+    /** The CPUs the server of {@code role} runs on, or null for anywhere. */
+    CpuSet cpus(String role) {
+        return plan.cpusOf(Role.parse(role));
     }
 
     /** Reads back the CPUs of the server just started as {@code role}; throws if they are not the plan's. */

@@ -87,7 +87,9 @@ public final class EndToEndMetrics {
      * the full corrected latency distribution and the per-second series), "placement": where each process ran
      * ({"name": the parameter, "available": the CPUs the fork could use, "plan": each component's CPUs as planned,
      * "cpus": each process's Cpus_allowed_list read back from /proc, "cpuUse": each one's CPU seconds over wall
-     * seconds of the measurement, "note" where pinned could not pin)}.
+     * seconds of the measurement, "note" where pinned could not pin), "topology": how they reached each other
+     * ({"name": local or netns, "link": none or the links' rate, and with netns each host's "addresses" and
+     * "namespaces" and the "setupMillis")}.
      */
     public static final String SIDE_FILE_DIR = "e2e";
 

@@ -1,7 +1,6 @@
 package loopbench.bench;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Affinity;
@@ -12,11 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
-import org.openjdk.jmh.runner.options.TimeValue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +30,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * it used; a placement this machine cannot satisfy fails before anything starts, naming the CPUs it has.
  */
 class PlacementEndToEndTest {
-    private static final IterationParams MEASUREMENT = new IterationParams(IterationType.MEASUREMENT, 1,
-            TimeValue.seconds(1), 1);
     private static final long SELF = ProcessHandle.current().pid();
 
     @TempDir
@@ -76,43 +69,6 @@ class PlacementEndToEndTest {
         assumeTrue(available.size() >= 2, "needs 2 CPUs to tell components apart; this process may use " + available);
     }
 
-    private static ProxyEndToEndBenchmark proxyBenchmark(String layer, String placement) {
-        ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
-        b.layer = layer;
-        b.threadModel = "reuse-server-thread";
-        b.transport = "nio";
-        b.allocator = "adaptive";
-        b.connections = 4;
-        b.bodySize = 100;
-        b.maxContentLength = 8388608;
-        b.l7Mode = "aggregate";
-        b.backendPool = "per-client";
-        b.ioThreads = 1;
-        b.originIoThreads = 1;
-        b.rate = 0;
-        b.clientTransport = "nio";
-        b.clientIoThreads = 1;
-        b.placement = placement;
-        return b;
-    }
-
-    private static EchoEndToEndBenchmark echoBenchmark(String placement) {
-        EchoEndToEndBenchmark b = new EchoEndToEndBenchmark();
-        b.server = "netty";
-        b.messageSize = 1024;
-        b.recvAllocator = "adaptive";
-        b.allocator = "unpooled";
-        b.buffers = "heap";
-        b.executor = "none";
-        b.connections = 2;
-        b.ioThreads = 1;
-        b.executorThreads = 1;
-        b.clientTransport = "nio";
-        b.clientIoThreads = 1;
-        b.placement = placement;
-        return b;
-    }
-
     /** Every thread of {@code pid}, by thread id, runs on exactly {@code cpus}. */
     private static void assertRunsOn(CpuSet cpus, long pid, String who) {
         Map<Long, CpuSet> threads = Affinity.byThread(pid);
@@ -120,22 +76,8 @@ class PlacementEndToEndTest {
         threads.forEach((tid, had) -> assertEquals(cpus, had, who + " pid " + pid + " thread " + tid + ": " + threads));
     }
 
-    /** One measurement iteration of 200 operations; its figures. */
-    private static Map<String, Double> oneIteration(AbstractEndToEndBenchmark b, Runnable op) {
-        b.iterationStarted(MEASUREMENT);
-        for (int i = 0; i < 200; i++) {
-            op.run();
-        }
-        b.iterationEnded();
-        return b.trial.lastIterationMetrics();
-    }
-
     private JsonObject placementOfTheSideFile() throws Exception {
-        try (Stream<Path> files = Files.list(sideFiles)) {
-            List<Path> side = files.toList();
-            assertEquals(1, side.size(), side::toString);
-            return JsonParser.parseString(Files.readString(side.get(0))).getAsJsonObject().getAsJsonObject("placement");
-        }
+        return SmallBenchmarks.onlySideFile(sideFiles).getAsJsonObject("placement");
     }
 
     @Test
@@ -143,7 +85,7 @@ class PlacementEndToEndTest {
         twoCpus();
         CpuSet own = available.highest(available.size() / 2);
         CpuSet rest = available.minus(own);
-        ProxyEndToEndBenchmark b = proxyBenchmark("4", Placement.PINNED);
+        ProxyEndToEndBenchmark b = SmallBenchmarks.proxy("4", Placement.PINNED);
         Map<String, Double> m;
         try {
             b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests",
@@ -153,7 +95,7 @@ class PlacementEndToEndTest {
             assertTrue(proxy.command().subList(0, 3).equals(List.of("taskset", "-c", own.toString())), proxy::toString);
             assertRunsOn(own, proxy.pid(), "proxy");
             assertRunsOn(rest, origin.pid(), "origin");
-            m = oneIteration(b, b::requests);
+            m = SmallBenchmarks.oneIteration(b, b::requests);
             assertRunsOn(rest, SELF, "the fork (load generator), its generator threads included");
         } finally {
             b.stopTrial();
@@ -181,12 +123,12 @@ class PlacementEndToEndTest {
     void pinnedWithoutTheProxyKeepsItsCpusIdleAndTheOthersWhereTheyWere() throws Exception {
         twoCpus();
         CpuSet rest = available.minus(available.highest(available.size() / 2));
-        ProxyEndToEndBenchmark b = proxyBenchmark("direct", Placement.PINNED);
+        ProxyEndToEndBenchmark b = SmallBenchmarks.proxy("direct", Placement.PINNED);
         try {
             b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests", Map.of("layer", "direct")));
             assertEquals(null, b.trial.server(EndToEndMetrics.PROXY));
             assertRunsOn(rest, b.trial.server(EndToEndMetrics.ORIGIN).pid(), "origin");
-            oneIteration(b, b::requests);
+            SmallBenchmarks.oneIteration(b, b::requests);
             assertRunsOn(rest, SELF, "the fork");
         } finally {
             b.stopTrial();
@@ -203,12 +145,12 @@ class PlacementEndToEndTest {
         CpuSet first = available.lowest(1);
         CpuSet second = available.minus(first).lowest(1);
         String placement = "echo=" + first + "/client=" + second;
-        EchoEndToEndBenchmark b = echoBenchmark(placement);
+        EchoEndToEndBenchmark b = SmallBenchmarks.echo(placement);
         try {
             b.startTrial(EndToEndTrial.begin("loopbench.bench.EchoEndToEndBenchmark.messages",
                     Map.of("placement", placement)));
             assertRunsOn(first, b.trial.server(EndToEndMetrics.ECHO).pid(), "echo");
-            oneIteration(b, b::messages);
+            SmallBenchmarks.oneIteration(b, b::messages);
             assertRunsOn(second, SELF, "the fork");
         } finally {
             b.stopTrial();
@@ -234,7 +176,7 @@ class PlacementEndToEndTest {
             ServerProcess origin = b.trial.server(EndToEndMetrics.ORIGIN);
             assertFalse(origin.command().contains("taskset"), origin.command()::toString);
             assertRunsOn(available, origin.pid(), "origin");
-            oneIteration(b, b::requests);
+            SmallBenchmarks.oneIteration(b, b::requests);
             assertThreadsWhereTheyWere();
         } finally {
             b.stopTrial();
@@ -247,7 +189,7 @@ class PlacementEndToEndTest {
 
     @Test
     void aCpuThisMachineDoesNotHaveFailsBeforeAnythingStartsNamingTheCpusItHas() {
-        ProxyEndToEndBenchmark b = proxyBenchmark("7", "proxy=7/client=0/origin=0");
+        ProxyEndToEndBenchmark b = SmallBenchmarks.proxy("7", "proxy=7/client=0/origin=0");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests", Map.of())));
         assertTrue(e.getMessage().contains("CPU 7") && e.getMessage().contains("may use CPUs " + available),
@@ -257,7 +199,7 @@ class PlacementEndToEndTest {
 
     @Test
     void aMisspelledPlacementNamesItselfAndTheValidForms() {
-        EchoEndToEndBenchmark b = echoBenchmark("pined");
+        EchoEndToEndBenchmark b = SmallBenchmarks.echo("pined");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.startTrial(EndToEndTrial.begin("loopbench.bench.EchoEndToEndBenchmark.messages", Map.of())));
         assertTrue(e.getMessage().contains("'pined'") && e.getMessage().contains(Placement.FORMS), e.getMessage());
