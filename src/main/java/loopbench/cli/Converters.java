@@ -13,6 +13,8 @@ import loopbench.proxy.L4Mode;
 import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.topology.CpuSet;
+import loopbench.topology.LinkSpec;
+import loopbench.topology.Role;
 import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -40,6 +42,8 @@ final class Converters {
         cmd.registerConverter(RecvAllocator.class, of(RecvAllocator::parse));
         cmd.registerConverter(InetSocketAddress.class, of(Converters::hostPort));
         cmd.registerConverter(CpuSet.class, of(CpuSet::parse));
+        cmd.registerConverter(Role.class, of(Role::parse));
+        cmd.registerConverter(LinkSpec.class, of(LinkSpec::parse));
     }
 
     private static <T> ITypeConverter<T> of(Function<String, T> parse) {

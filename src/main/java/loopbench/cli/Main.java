@@ -12,7 +12,8 @@ import picocli.CommandLine.IVersionProvider;
  * values; a failure to start (port taken, transport unavailable) exits 1 saying why.
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
-        subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class, TableCommand.class,
+        subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class, NetnsCommand.class,
+                TableCommand.class,
                 CompareCommand.class, GateCommand.class, ClaimsCommand.class, CommandLine.HelpCommand.class},
         description = "The loopback rig: an HTTP origin, a TCP echo server and an L4/L7 proxy, built on Netty, "
                 + "with the transport, allocator, thread model and io threads as knobs, and a load generator for them.")
@@ -33,7 +34,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, table, compare, gate, claims");
+        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, netns, table, compare, gate, claims");
     }
 
     static final class VersionProvider implements IVersionProvider {

@@ -19,6 +19,28 @@ final class ServerRunner {
     /** With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone). */
     static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent) {
+        CountDownLatch stop = stopOnSignal(exitWithParent);
+        RunningServer server = start.get();
+        try {
+            err.println("loopbench: " + server);
+            out.println("listening on " + LoopbackServer.hostPort(server.address()));
+            out.flush();
+            stop.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            err.println("loopbench: " + server.role() + " stopping");
+            server.close();
+        }
+        err.println("loopbench: " + server.role() + " stopped");
+        return 0;
+    }
+
+    /**
+     * A latch that SIGTERM or SIGINT opens, and with {@code exitWithParent} also the end of stdin (the parent
+     * holding it is gone).
+     */
+    static CountDownLatch stopOnSignal(boolean exitWithParent) {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());
@@ -36,19 +58,6 @@ final class ServerRunner {
             watch.setDaemon(true);
             watch.start();
         }
-        RunningServer server = start.get();
-        try {
-            err.println("loopbench: " + server);
-            out.println("listening on " + LoopbackServer.hostPort(server.address()));
-            out.flush();
-            stop.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            err.println("loopbench: " + server.role() + " stopping");
-            server.close();
-        }
-        err.println("loopbench: " + server.role() + " stopped");
-        return 0;
+        return stop;
     }
 }

@@ -3,6 +3,7 @@ package loopbench.cli;
 import loopbench.knobs.RecvAllocator;
 import loopbench.topology.Affinity;
 import loopbench.topology.CpuSet;
+import loopbench.topology.LinkSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,7 +57,9 @@ class CliArgumentsTest {
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
                 Arguments.of("proxy", new String[] {"--listen", "--cpus", "--backend", "--layer", "--thread-model", "individual-group",
                         "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
-                        "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice"}));
+                        "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice"}),
+                Arguments.of("netns", new String[] {"--hosts", "--link", "1gbit", "netem", "--remove-stale",
+                        "198.18.0.0/15", "CAP_NET_ADMIN"}));
     }
 
     @ParameterizedTest(name = "{0} --help")
@@ -153,6 +156,11 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"echo", "--cpus", "one"}, new String[] {"'one'", CpuSet.FORMS}),
                 Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--cpus", "1-0"},
                         new String[] {"'1-0'", "runs backwards", CpuSet.FORMS}),
+                Arguments.of(new String[] {"netns", "--link", "1gbps"}, new String[] {"'1gbps'", LinkSpec.FORMS}),
+                Arguments.of(new String[] {"netns", "--hosts", "origin,gateway"},
+                        new String[] {"'gateway'", "client, proxy, origin, echo"}),
+                Arguments.of(new String[] {"netns", "--hosts", "client"},
+                        new String[] {"the client's host is this namespace", "proxy, origin, echo"}),
                 Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
                 Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
     }

@@ -66,7 +66,12 @@ public final class CliProcess implements AutoCloseable {
 
     /** Starts {@code java -cp <test classpath> loopbench.cli.Main args...} with the running JVM's java. */
     public static CliProcess start(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), args);
+    }
+
+    /** As {@link #start(String...)}, the command run by {@code prefix} (e.g. {@code setpriv ...}). */
+    public static CliProcess start(List<String> prefix, String... args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
         command.add("-XX:TieredStopAtLevel=1");
