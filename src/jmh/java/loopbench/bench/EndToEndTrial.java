@@ -131,11 +131,11 @@ public final class EndToEndTrial implements AutoCloseable {
      */
     public ServerProcess startServer(String role, String command, List<String> args) {
         List<String> all = new ArrayList<>(args);
-        Host host = Host.ANYWHERE;
         if (network != null) {
             all.addAll(network.listenArgs(role));
-            host = new Host(network.namespace(role), placement.cpus(role));
         }
+        Host host = new Host(network == null ? null : network.namespace(role),
+                placement == null ? null : placement.cpus(role));
         ServerProcess p = ServerProcess.start(command, all, host);
         servers.put(role, p);
         if (placement != null) {
