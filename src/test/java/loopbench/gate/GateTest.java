@@ -83,6 +83,12 @@ class GateTest {
                 candidateArgs, "on", "on", 3, 0.5, dir.resolve("out"), null, null, 7L, true));
     }
 
+    static GateSettings.Raw raw(Path baseline, Path candidate, Path profile, int rounds, String candidateArgs, Path out,
+                                long seed, boolean allowPartial) {
+        return new GateSettings.Raw(baseline, candidate, profile, rounds, null, null, null, candidateArgs, "on", "on", 3,
+                0.5, out, null, null, seed, true);
+    }
+
     private record Run(int exit, String progress, String out) {
     }
 
