@@ -2,7 +2,7 @@ package loopbench.cli;
 
 import loopbench.gate.Gate;
 import loopbench.gate.GateSettings;
-import loopbench.gate.ProcessForkRunner;
+import loopbench.rounds.ProcessForkRunner;
 import loopbench.report.Comparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,7 +21,8 @@ import java.util.concurrent.Callable;
                 + "threshold (throughput is better higher, times and bytes lower, read from the JMH mode).",
                 "Prints progress and a table; writes a Markdown summary and JSON, and every fork's raw JSON and log "
                         + "under --out (rewritten after every round: a killed gate keeps what it measured).",
-                "Exit: 0 pass, 1 regression, 2 bad usage or a side that failed to run."},
+                "Exit: 0 pass, 1 regression, 2 bad usage, a side that failed to run, or an incomplete gate (less "
+                        + "judged than the profile asks; see --allow-partial)."},
         footer = {"", "Each fork: JVM -jar SIDE.jar <profile line> -f 1 -rf json -rff FILE, with the side's JVM args "
                 + "given to the fork by -jvmArgsPrepend (before the benchmark's own @Fork args; Netty's Unsafe flags "
                 + "for the side's JDK first).",
@@ -92,11 +93,23 @@ final class GateCommand implements Callable<Integer> {
             + "functional check; figures are disturbed by any other JMH run.")
     boolean ignoreLock;
 
+    @Option(names = "--allow-partial", description = "Pass a gate that judged less than its profile asks (a line that "
+            + "selects nothing in one jar, a benchmark or parameter set in one jar only, a comparison without a "
+            + "verdict), when that is intended. Without it such a gate is INCOMPLETE: exit 2.")
+    boolean allowPartial;
+
+    @Option(names = "--dry-run", description = "Print the schedule (which line and side runs when), then exit.")
+    boolean dryRun;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         GateSettings settings = Cli.validated(() -> GateSettings.of(new GateSettings.Raw(baseline, candidate, profile,
                 rounds, baselineJvm, candidateJvm, baselineJvmArgs, candidateJvmArgs, baselineUnsafe, candidateUnsafe,
-                threshold, allocThreshold, out, summary, json, seed, ignoreLock)));
+                threshold, allocThreshold, out, summary, json, seed, ignoreLock, allowPartial)));
+        if (dryRun) {
+            System.out.print(Gate.describeSchedule(settings));
+            return 0;
+        }
         try (ProcessForkRunner runner = new ProcessForkRunner()) {
             return new Gate(settings, runner, System.err, System.out).run();
         }

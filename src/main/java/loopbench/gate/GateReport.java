@@ -5,8 +5,11 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import loopbench.profile.ProfileLine;
 import loopbench.report.Comparison;
+import loopbench.report.JmhResult;
+import loopbench.rounds.RoundsEngine;
 import loopbench.stats.Verdicts;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -26,10 +29,16 @@ final class GateReport {
         sb.append("- candidate: ").append(s.candidate().describe()).append('\n');
         sb.append(String.format(Locale.ROOT, "- profile: %s (%d line(s)), %d of %d rounds done, one fork per side per "
                         + "line per round, randomized interleaved order (seed %d), %s%n", s.profile(), s.lines().size(),
-                roundsDone, s.rounds(), s.seed(), Gate.duration(seconds)));
+                roundsDone, s.rounds(), s.seed(), RoundsEngine.duration(seconds)));
         s.skipped().forEach(k -> sb.append("- skipped: ").append(k).append('\n'));
         dropped.forEach(k -> sb.append("- left out: ").append(k).append('\n'));
-        sb.append("- every fork's JSON and log: ").append(s.out().resolve("forks")).append("\n\n");
+        sb.append("- every fork's JSON and log: ").append(s.out().resolve("forks")).append('\n');
+        if (!dropped.isEmpty() || !Gate.unjudged(rows).isEmpty()) {
+            sb.append("- not judged: ").append(unjudgedSentence(rows, dropped)).append(s.allowPartial()
+                    ? " (allowed by --allow-partial)" : " (the gate fails on this: exit 2; --allow-partial allows it)")
+                    .append('\n');
+        }
+        sb.append('\n');
         if (rows.isEmpty()) {
             sb.append("No complete round yet.\n");
             return sb.toString();
@@ -39,11 +48,34 @@ final class GateReport {
         return sb.toString();
     }
 
+    /** What the gate did not judge, in one sentence: "2 of 10 comparisons (...), 1 line left out". */
+    static String unjudgedSentence(List<Comparison.Row> rows, List<String> dropped) {
+        List<Comparison.Row> unjudged = Gate.unjudged(rows);
+        List<String> parts = new ArrayList<>();
+        if (!unjudged.isEmpty()) {
+            parts.add(unjudged.size() + " of " + rows.size() + " comparison(s) have no verdict ("
+                    + String.join("; ", unjudged.stream().map(GateReport::describe).toList()) + ")");
+        }
+        if (!dropped.isEmpty()) {
+            parts.add(dropped.size() + " profile line(s) left out (a selection one jar does not have)");
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String describe(Comparison.Row r) {
+        String metric = JmhResult.PRIMARY.equals(r.entry().metric()) ? "score" : r.entry().metric();
+        return r.entry().key() + " " + metric + ": " + r.status() + (r.note() == null ? "" : ", " + r.note());
+    }
+
     static String json(GateSettings s, List<Comparison.Row> rows, int roundsDone, String verdict, double seconds,
                        List<String> dropped) {
         JsonObject o = new JsonObject();
         o.addProperty("verdict", verdict);
         o.addProperty("regressions", Comparison.count(rows, Comparison.Status.REGRESSION));
+        JsonArray unjudged = new JsonArray();
+        Gate.unjudged(rows).forEach(r -> unjudged.add(describe(r)));
+        o.add("unjudged", unjudged);
+        o.addProperty("allowPartial", s.allowPartial());
         o.add("baseline", side(s.baseline()));
         o.add("candidate", side(s.candidate()));
         o.addProperty("profile", s.profile().toString());

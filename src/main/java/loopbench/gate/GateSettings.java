@@ -20,10 +20,11 @@ import java.util.Locale;
  * @param skipped     the profile's lines left out, with why (a {@code [jdk>=N]} guard one side's JVM does not meet)
  * @param out         where every fork's raw JSON and log go ({@code forks/}), and the reports by default
  * @param ignoreLock  run without taking JMH's machine-wide lock (for a functional check on a busy machine only)
+ * @param allowPartial pass a gate that judged less than its profile asks (see {@link Gate}), when that is intended
  */
 public record GateSettings(Side baseline, Side candidate, Path profile, List<ProfileLine> lines, List<String> skipped,
                            int rounds, Comparison.Thresholds thresholds, Path out, Path summary, Path json, long seed,
-                           boolean ignoreLock) {
+                           boolean ignoreLock, boolean allowPartial) {
     public static final int DEFAULT_ROUNDS = 8;
 
     public GateSettings {
@@ -35,7 +36,7 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
     public record Raw(Path baselineJar, Path candidateJar, Path profile, int rounds, Path baselineJvm,
                       Path candidateJvm, String baselineJvmArgs, String candidateJvmArgs, String baselineUnsafe,
                       String candidateUnsafe, double thresholdPercent, double allocThresholdPercent, Path out,
-                      Path summary, Path json, Long seed, boolean ignoreLock) {
+                      Path summary, Path json, Long seed, boolean ignoreLock, boolean allowPartial) {
     }
 
     /** Checks the raw values, asks each side's JVM what it is, reads the profile. */
@@ -58,6 +59,11 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
         List<ProfileLine> lines = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         for (ProfileLine l : all) {
+            if (l.isRounds() || l.twins() || l.jar() != null) {
+                throw new IllegalArgumentException("--profile " + raw.profile() + " line " + l.number() + ": the gate "
+                        + "runs every line in --rounds rounds, one fork per jar; [rounds=N], [twins] and [jar=NAME] "
+                        + "are for the suite's rounds profiles");
+            }
             if (l.runsOn(baseline.java().feature()) && l.runsOn(candidate.java().feature())) {
                 lines.add(l);
             } else {
@@ -74,7 +80,7 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
         long seed = raw.seed() != null ? raw.seed() : System.nanoTime();
         return new GateSettings(baseline, candidate, raw.profile(), lines, skipped, raw.rounds(), thresholds, out,
                 raw.summary() != null ? raw.summary() : out.resolve("summary.md"),
-                raw.json() != null ? raw.json() : out.resolve("gate.json"), seed, raw.ignoreLock());
+                raw.json() != null ? raw.json() : out.resolve("gate.json"), seed, raw.ignoreLock(), raw.allowPartial());
     }
 
     private static Side side(String role, Path jar, Path jvm, String jvmArgs, String unsafe) {

@@ -2,6 +2,7 @@ package loopbench.gate;
 
 import loopbench.process.JavaRuntime;
 import loopbench.process.JvmFlags;
+import loopbench.rounds.Launch;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,6 +51,11 @@ public record Side(String role, Path jar, JavaRuntime java, List<String> jvmArgs
         }
         args.addAll(jvmArgs);
         return args;
+    }
+
+    /** How the rounds engine starts this side's forks: its JVM, its jar, {@link #forkJvmArgs()}. */
+    public Launch launch() {
+        return new Launch(java.executable(), jar, forkJvmArgs());
     }
 
     /** One line for reports: jar, JDK, Netty, Unsafe, JVM args. */

@@ -1,4 +1,4 @@
-package loopbench.gate;
+package loopbench.rounds;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,12 +8,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs fork commands as child processes, one at a time. The JMH child starts a JVM of its own (the fork), so
  * stopping a child means stopping its descendants too: on an interrupt of the waiting thread, and from a shutdown
- * hook when the gate's JVM is told to stop (Ctrl-C, SIGTERM of a CI job), the whole tree is destroyed, so no
- * benchmark JVM outlives the gate.
+ * hook when the running JVM is told to stop (Ctrl-C, SIGTERM of a CI job), the whole tree is destroyed, so no
+ * benchmark JVM outlives the run.
  */
 public final class ProcessForkRunner implements ForkRunner, AutoCloseable {
     private static final long STOP_SECONDS = 10;
-    private final Thread hook = new Thread(this::stopCurrent, "loopbench-gate-fork-reaper");
+    private final Thread hook = new Thread(this::stopCurrent, "loopbench-fork-reaper");
     private volatile Process current;
 
     public ProcessForkRunner() {

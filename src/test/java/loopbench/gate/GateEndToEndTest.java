@@ -3,6 +3,7 @@ package loopbench.gate;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import loopbench.rounds.ProcessForkRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +66,7 @@ class GateEndToEndTest {
         Path jar = tinyBenchmarksJar(dir);
         Path profile = Files.writeString(dir.resolve("tiny.jmh"), "CalibrationBenchmark -wi 1 -w 200ms -i 1 -r 200ms -prof gc\n");
         GateSettings settings = GateSettings.of(new GateSettings.Raw(jar, jar, profile, 3, null, null, null,
-                "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true));
+                "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true, false));
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit;

@@ -4,6 +4,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import loopbench.process.JavaRuntime;
 import loopbench.profile.ProfileLine;
+import loopbench.rounds.BalancedOrder;
+import loopbench.rounds.ForkCommand;
+import loopbench.rounds.ForkRunner;
 import loopbench.testing.JmhJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +46,11 @@ class GateTest {
         String newInCandidate;
         int failOnLine = -1;
         double drift = 1;
+        /** A benchmark only one side's jar has (e.g. deleted or renamed in the candidate): "baseline" or "candidate". */
+        String extraBenchmarkIn;
+        /** Each side's @Param values (JmhJson's params text): a changed parameter changes the key. */
+        String baselineParams = "";
+        String candidateParams = "";
 
         @Override
         public int run(List<String> command, Path log) throws java.io.IOException {
@@ -63,9 +71,14 @@ class GateTest {
             }
             double score = 100 * drift * Math.exp(random.nextGaussian() * 0.003) * (candidate ? candidateScore : 1);
             double bytes = 1488 * (candidate ? candidateBytes : 1);
-            Files.writeString(rff, JmhJson.array(
-                    JmhJson.result(line + ".run", "thrpt", "", new double[] {score}, new double[] {bytes}),
-                    JmhJson.result(line + ".time", "avgt", "", new double[] {1e6 / score}, null)));
+            String params = candidate ? candidateParams : baselineParams;
+            List<String> results = new ArrayList<>(List.of(
+                    JmhJson.result(line + ".run", "thrpt", params, new double[] {score}, new double[] {bytes}),
+                    JmhJson.result(line + ".time", "avgt", params, new double[] {1e6 / score}, null)));
+            if ((candidate ? "candidate" : "baseline").equals(extraBenchmarkIn)) {
+                results.add(JmhJson.result(line + ".extra", "avgt", "", new double[] {1e6 / score}, null));
+            }
+            Files.writeString(rff, JmhJson.array(results.toArray(new String[0])));
             Files.writeString(log, "ok\n");
             return 0;
         }
@@ -79,14 +92,13 @@ class GateTest {
         CANDIDATE = Files.writeString(dir.resolve("cand.jar"), "not really a jar");
         Path profile = Files.writeString(dir.resolve("p.jmh"),
                 "# two lines\nLine2 -f 3 -wi 1 -prof gc\n\nLine4 -jvmArgsPrepend -Dline=1 -i 1\n[jdk>=99] Line5\n");
-        return GateSettings.of(new GateSettings.Raw(BASELINE, CANDIDATE, profile, rounds, null, null, null,
-                candidateArgs, "on", "on", 3, 0.5, dir.resolve("out"), null, null, 7L, true));
+        return GateSettings.of(raw(BASELINE, CANDIDATE, profile, rounds, candidateArgs, dir.resolve("out"), 7L, false));
     }
 
     static GateSettings.Raw raw(Path baseline, Path candidate, Path profile, int rounds, String candidateArgs, Path out,
                                 long seed, boolean allowPartial) {
         return new GateSettings.Raw(baseline, candidate, profile, rounds, null, null, null, candidateArgs, "on", "on", 3,
-                0.5, out, null, null, seed, true);
+                0.5, out, null, null, seed, true, allowPartial);
     }
 
     private record Run(int exit, String progress, String out) {
@@ -149,7 +161,7 @@ class GateTest {
         Set<String> patterns = new HashSet<>();
         for (int rounds = 1; rounds <= 9; rounds++) {
             for (int k = 0; k < 20; k++) {
-                List<Boolean> first = Gate.balancedOrder(rounds, random);
+                List<Boolean> first = BalancedOrder.of(2, rounds, random).stream().map(o -> o.get(0) == 0).toList();
                 assertEquals(rounds, first.size());
                 long baseline = first.stream().filter(b -> b).count();
                 assertTrue(baseline == rounds / 2 || baseline == (rounds + 1) / 2, rounds + " rounds: " + baseline);
@@ -197,23 +209,87 @@ class GateTest {
     }
 
     @Test
-    void aLineOnlyTheCandidateHasIsLeftOutNotFailed(@TempDir Path dir) throws Exception {
+    void aLineOnlyTheCandidateHasIsLeftOutAndThatPassesOnlyWhenAllowed(@TempDir Path dir) throws Exception {
         FakeRunner runner = new FakeRunner();
         runner.newInCandidate = "Line4";
-        Run r = gate(settings(dir, 3, null), runner);
+        Path profile = settings(dir, 3, null).profile();
+        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, profile, 3, null, dir.resolve("out"), 7L, true));
+        Run r = gate(allowed, runner);
         assertEquals(Gate.PASS, r.exit(), r::toString);
         assertTrue(r.progress().contains("line 4 matches no benchmark in the baseline jar"), r.progress());
         String summary = Files.readString(dir.resolve("out/summary.md"));
         assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run") && !summary.contains("Line4.run"), summary);
+        assertTrue(summary.contains("- not judged: 1 profile line(s) left out") && summary.contains("allowed by --allow-partial"),
+                summary);
         long line4Forks = runner.commands.stream().filter(c -> c.contains("Line4")).count();
         assertTrue(line4Forks <= 2, "tried in round 1 only: " + line4Forks);
+
+        Run strict = gate(settings(dir, 3, null), runner);
+        assertEquals(Gate.FAILED, strict.exit(), "a gate that left a line out judged less than its profile asks: " + strict);
+        assertTrue(strict.out().contains("## loopbench gate: INCOMPLETE"), strict.out());
+        assertTrue(strict.out().contains("loopbench gate: INCOMPLETE: 1 profile line(s) left out"), strict.out());
+        assertTrue(strict.out().contains("--allow-partial"), strict.out());
+        JsonObject json = JsonParser.parseString(Files.readString(dir.resolve("out/gate.json"))).getAsJsonObject();
+        assertEquals("INCOMPLETE", json.get("verdict").getAsString());
+    }
+
+    /** Runs the gate strictly, then with --allow-partial; returns the strict run. */
+    private static Run strictThenAllowed(Path dir, FakeRunner runner) throws Exception {
+        Run strict = gate(settings(dir, 3, null), runner);
+        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, dir.resolve("p.jmh"), 3, null, dir.resolve("out"),
+                7L, true));
+        Run passed = gate(allowed, runner);
+        assertEquals(Gate.PASS, passed.exit(), "--allow-partial passes it: " + passed);
+        assertTrue(passed.out().contains("(allowed by --allow-partial)"), passed.out());
+        assertEquals(Gate.FAILED, strict.exit(), "less judged than the profile asks fails the gate: " + strict);
+        assertTrue(strict.out().contains("## loopbench gate: INCOMPLETE"), strict.out());
+        assertTrue(strict.out().contains("(the gate fails on this: exit 2; --allow-partial allows it)"), strict.out());
+        assertTrue(strict.out().contains("loopbench gate: INCOMPLETE (summary:"), strict.out());
+        return strict;
+    }
+
+    @Test
+    void aComparisonWithoutAVerdictFailsTheGate(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.candidateScore = -1; // no ratio can be made of it
+        Run r = strictThenAllowed(dir, runner);
+        assertTrue(r.out().contains("comparison(s) have no verdict (Line2.run thrpt score: NO_VERDICT, a ratio needs "
+                + "positive values"), r.out());
+    }
+
+    @Test
+    void aBenchmarkGoneFromTheCandidateFailsTheGate(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.extraBenchmarkIn = "baseline"; // the pull request deleted or renamed it
+        Run r = strictThenAllowed(dir, runner);
+        assertTrue(r.out().contains("Line2.extra avgt score: ONLY_IN_BASELINE"), r.out());
+        assertTrue(r.out().contains("Line4.extra avgt score: ONLY_IN_BASELINE"), r.out());
+    }
+
+    @Test
+    void aBenchmarkNewInTheCandidateFailsTheGate(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.extraBenchmarkIn = "candidate";
+        Run r = strictThenAllowed(dir, runner);
+        assertTrue(r.out().contains("Line2.extra avgt score: ONLY_IN_CANDIDATE"), r.out());
+    }
+
+    @Test
+    void aLineWhoseParametersChangedFailsTheGate(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.baselineParams = "\"size\":\"1\"";
+        runner.candidateParams = "\"size\":\"2\"";
+        Run r = strictThenAllowed(dir, runner);
+        assertTrue(r.out().contains("Line2.run thrpt {size=1} score: ONLY_IN_BASELINE"), r.out());
+        assertTrue(r.out().contains("Line2.run thrpt {size=2} score: ONLY_IN_CANDIDATE"), r.out());
+        assertFalse(r.out().contains("| PASS |"), "nothing was judged at all: " + r.out());
     }
 
     @Test
     void forkCommandsCarryTheSideAndOwnTheForkOptions(@TempDir Path dir) throws Exception {
         GateSettings s = settings(dir, 2, "-Dflag.under.test=1 -XX:-DoEscapeAnalysis");
         ProfileLine line = s.lines().get(1);
-        List<String> cmd = ForkCommand.of(s.candidate(), line, dir.resolve("f.json"));
+        List<String> cmd = ForkCommand.of(s.candidate().launch(), line.args(), dir.resolve("f.json"), List.of());
         assertEquals(s.candidate().java().executable().toString(), cmd.get(0));
         assertEquals(List.of("-Djmh.ignoreLock=true", "-jar", CANDIDATE.toString(), "Line4", "-i", "1", "-f", "1",
                 "-foe", "true", "-rf", "json", "-rff", dir.resolve("f.json").toString(), "-jvmArgsPrepend"),
@@ -222,7 +298,7 @@ class GateTest {
         assertTrue(prepend.contains("-Dloopbench.requireUnsafe=true"), prepend);
         assertTrue(prepend.endsWith("-Dflag.under.test=1 -XX:-DoEscapeAnalysis -Dline=1"),
                 "the side's args, then the line's own: " + prepend);
-        List<String> first = ForkCommand.of(s.baseline(), s.lines().get(0), dir.resolve("g.json"));
+        List<String> first = ForkCommand.of(s.baseline().launch(), s.lines().get(0).args(), dir.resolve("g.json"), List.of());
         assertEquals(1, first.stream().filter("-f"::equals).count(), "the line's own -f 3 is dropped: " + first);
         assertFalse(first.contains("3"), first.toString());
     }
