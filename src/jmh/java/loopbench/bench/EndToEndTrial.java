@@ -9,6 +9,7 @@ import loopbench.load.LoadSpec;
 import loopbench.metrics.ProcStat;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.rounds.ForkIdentity;
 import loopbench.topology.Host;
 import loopbench.topology.Role;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -366,6 +367,7 @@ public final class EndToEndTrial implements AutoCloseable {
         params.forEach(p::addProperty);
         o.add("params", p);
         o.addProperty("fork", ProcessHandle.current().pid());
+        ForkIdentity.current().addTo(o); // run (and group, arm, round in the rounds engine): readers keep their run's
         o.add("load", result.toJson());
         if (placement != null) {
             o.add("placement", placement.toJson());

@@ -27,8 +27,8 @@ import java.util.Map;
  * arm (and twin) and the round of every row: {@code rounds[i]} is the round of {@code rawData[i]}, for the primary
  * metric and every secondary one alike (a fork that lacks a secondary metric the others have gets an empty row there,
  * so that the rows stay aligned). Score, error (JMH's 99.9% half-width) and percentiles are recomputed over all the
- * iterations, as JMH computes them for several forks. Two arms with the same benchmark and parameters (twins) stay
- * two elements.
+ * iterations, as JMH computes them for several forks; the other fields (JVM, its arguments, iterations) are the first
+ * fork's. Two arms with the same benchmark and parameters (twins) stay two elements.
  */
 final class MergedResults {
     private static final String PRIMARY = "primaryMetric";
@@ -59,7 +59,7 @@ final class MergedResults {
     }
 
     void write(Path file) throws IOException {
-        AtomicFile.write(file, new GsonBuilder().setPrettyPrinting().create().toJson(json()) + "\n");
+        AtomicFile.write(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(json()) + "\n");
     }
 
     private static final class Element {

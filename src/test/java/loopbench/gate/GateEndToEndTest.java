@@ -4,66 +4,29 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import loopbench.rounds.ProcessForkRunner;
+import loopbench.testing.TinyBenchmarksJar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A real gate, end to end: JMH children, real forks, real JSON. CalibrationBenchmark is compiled with JMH's
- * annotation processor into a tiny benchmarks jar (its manifest's Class-Path points at the test classpath), and
+ * A real gate, end to end: JMH children, real forks, real JSON, on a tiny benchmarks jar ({@link TinyBenchmarksJar}), and
  * the candidate side allocates 50% more per op through the benchmark's own system property. 3 rounds of
  * {@code -wi 1 -w 200ms -i 1 -r 200ms} (a warm-up iteration keeps the JIT's own allocations out of B/op): seconds.
  */
 class GateEndToEndTest {
 
-    private static Path tinyBenchmarksJar(Path dir) throws Exception {
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        String classpath = System.getProperty("java.class.path");
-        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int rc = javac.run(null, diagnostics, diagnostics, "--release", "17", "-implicit:class",
-                "-processor", "org.openjdk.jmh.generators.BenchmarkProcessor", "-cp", classpath, "-d", classes.toString(),
-                "src/jmh/java/loopbench/bench/CalibrationBenchmark.java", "src/jmh/java/loopbench/bench/AbstractBenchmark.java");
-        assertEquals(0, rc, () -> diagnostics.toString(StandardCharsets.UTF_8));
-        assertTrue(Files.exists(classes.resolve("META-INF/BenchmarkList")), "JMH's processor ran");
-
-        List<String> path = new ArrayList<>();
-        path.add(classes.toUri().toString());
-        for (String entry : classpath.split(File.pathSeparator)) {
-            path.add(Paths.get(entry).toAbsolutePath().toUri().toString());
-        }
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "org.openjdk.jmh.Main");
-        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, String.join(" ", path));
-        Path jar = dir.resolve("benchmarks.jar");
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest)) {
-            j.flush();
-        }
-        return jar;
-    }
-
     @Test
     void aRealGateCatchesMoreBytesPerOperationOnTheCalibrationBenchmark(@TempDir Path dir) throws Exception {
-        Path jar = tinyBenchmarksJar(dir);
+        Path jar = TinyBenchmarksJar.build(dir);
         Path profile = Files.writeString(dir.resolve("tiny.jmh"), "CalibrationBenchmark -wi 1 -w 200ms -i 1 -r 200ms -prof gc\n");
         GateSettings settings = GateSettings.of(new GateSettings.Raw(jar, jar, profile, 3, null, null, null,
                 "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true, false));

@@ -17,6 +17,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The suite's incremental JSON keeps one rawData row per fork, as JMH's own JSON does. */
 class ProgressOutputTest {
@@ -52,7 +54,7 @@ class ProgressOutputTest {
     @Test
     void mergedForksAreSplitBackIntoOneRowEach(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("results.json");
-        IncrementalResults results = new IncrementalResults(json, dir.resolve("results.md"));
+        IncrementalResults results = new IncrementalResults(json, dir.resolve("results.md"), "run-7");
         ProgressOutput out = new ProgressOutput(new PrintStream(new ByteArrayOutputStream()), results);
         BenchmarkParams p = params(2, 3);
         out.endBenchmark(merged(p, 10, 11, 12, 20, 21, 22));
@@ -62,6 +64,8 @@ class ProgressOutputTest {
         assertArrayEquals(new double[] {10, 11, 12}, raw[0], 1e-9);
         assertArrayEquals(new double[] {20, 21, 22}, raw[1], 1e-9);
         assertArrayEquals(new double[] {11, 21}, r.primary().forkMeans(), 1e-9);
+        assertEquals("run-7", r.json().getAsJsonObject("loopbench").get("run").getAsString(), "the run's id");
+        assertTrue(Files.readString(dir.resolve("results.md")).contains("### "), "the table is rendered too");
     }
 
     @Test

@@ -20,13 +20,14 @@ class SuiteTest {
 
     @Test
     void forksGetTheUnsafeFlagsTheirJdkNeeds() throws Exception {
-        Options on17 = Suite.options(new CommandLineOptions("Foo"), 17, Path.of("target/jmh/e2e"));
-        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25, Path.of("target/jmh/e2e"));
+        Options on17 = Suite.options(new CommandLineOptions("Foo"), 17, Path.of("target/jmh/e2e"), "run-1");
+        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25, Path.of("target/jmh/e2e"),
+                "run-1");
         List<String> args17 = new ArrayList<>(on17.getJvmArgsPrepend().get());
         List<String> args25 = new ArrayList<>(on25.getJvmArgsPrepend().get());
         assertEquals(List.of("-Dloopbench.requireUnsafe=true",
-                "-Dloopbench.e2e.dir=" + Path.of("target/jmh/e2e")), args17,
-                "JDK 17 needs no Unsafe flag; every fork learns where end-to-end side files go");
+                "-Dloopbench.e2e.dir=" + Path.of("target/jmh/e2e"), "-Dloopbench.run=run-1"), args17,
+                "JDK 17 needs no Unsafe flag; every fork learns where end-to-end side files go, and its run");
         assertTrue(args25.contains("--sun-misc-unsafe-memory-access=allow"), args25.toString());
         assertTrue(args25.contains("-Dloopbench.requireUnsafe=true"), args25.toString());
         assertTrue(args25.contains("-Dx=1"), "user's own prepend args are kept: " + args25);
@@ -48,7 +49,7 @@ class SuiteTest {
 
     @Test
     void endToEndForksAreToldWhereTheirSideFilesGo() throws Exception {
-        Options o = Suite.options(new CommandLineOptions("Foo"), 17, Paths.get("/tmp/out/e2e"));
+        Options o = Suite.options(new CommandLineOptions("Foo"), 17, Paths.get("/tmp/out/e2e"), "run-1");
         assertTrue(o.getJvmArgsPrepend().get().contains("-Dloopbench.e2e.dir=/tmp/out/e2e"), o.getJvmArgsPrepend().get().toString());
     }
 
