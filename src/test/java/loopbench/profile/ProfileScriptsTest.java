@@ -28,9 +28,10 @@ class ProfileScriptsTest {
     private static final String GATE_PROOF = "profiles/gate-proof.sh";
     private static final String SOAK = "profiles/soak.sh";
     private static final String COMPARE = "profiles/reference-proxies/compare.sh";
+    private static final String CLAIMS_NULL = "profiles/claims-null-proof.sh";
 
     @ParameterizedTest
-    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE})
+    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, CLAIMS_NULL})
     void helpPrintsTheUsageAndExitsZero(String script) throws Exception {
         Result r = run(script, "--help");
         assertEquals(0, r.exit, r.stderr);
@@ -58,7 +59,18 @@ class ProfileScriptsTest {
                 Arguments.of(COMPARE, List.of("--proxy-variant", "transport io_uring"),
                         List.of("--proxy-variant 'transport io_uring'", "'transport' is not one")),
                 Arguments.of(COMPARE, List.of("--proxy-variant", "--transport"), List.of("'--transport' is not one")),
-                Arguments.of(COMPARE, List.of("--no-generators", "--duration"), List.of("option '--duration' needs a value")));
+                Arguments.of(COMPARE, List.of("--no-generators", "--duration"), List.of("option '--duration' needs a value")),
+                Arguments.of(CLAIMS_NULL, List.of("--bogus"), List.of("unknown option '--bogus'", "--families N",
+                        "--family-timeout MINUTES")),
+                Arguments.of(CLAIMS_NULL, List.of("--families", "0"), List.of("--families '0' is not a whole number from 1 to 1000")),
+                Arguments.of(CLAIMS_NULL, List.of("--families", "x"), List.of("--families 'x'")),
+                Arguments.of(CLAIMS_NULL, List.of("--families", "1001"), List.of("--families '1001'")),
+                Arguments.of(CLAIMS_NULL, List.of("--seed", "-1"), List.of("--seed '-1' is not a non-negative whole number")),
+                Arguments.of(CLAIMS_NULL, List.of("--family-timeout", "0"), List.of("--family-timeout '0'")),
+                Arguments.of(CLAIMS_NULL, List.of("--profile", "nope.jmh"), List.of("--profile 'nope.jmh'", "profiles/claims-null.jmh")),
+                Arguments.of(CLAIMS_NULL, List.of("--profile", "profiles/gate.jmh"), List.of("has no [twins] line")),
+                Arguments.of(CLAIMS_NULL, List.of("--benchmarks-jar", "no/such.jar"), List.of("no no/such.jar", "-Pjmh package")),
+                Arguments.of(CLAIMS_NULL, List.of("--out"), List.of("option '--out' needs a value")));
     }
 
     @ParameterizedTest

@@ -68,6 +68,19 @@ class SuiteRoundsTest {
     }
 
     @Test
+    void theNullProfileHasTheFamiliesTheProofAndTheJudgingExpect(@TempDir Path dir) {
+        Result r = suite("--profile", "profiles/claims-null.jmh", "--out", dir.resolve("out").toString(), "--dry-run");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("group null-aggregator (profile line "), r.out());
+        assertTrue(r.out().contains(" maxContentLength=2000 encoding=fixed bodySize=1500 [A]: AggregatorBenchmark"), r.out());
+        assertTrue(r.out().contains(" maxContentLength=2000 encoding=fixed bodySize=1500 [B]: AggregatorBenchmark"), r.out());
+        assertTrue(r.out().contains("group null-proxy (profile line "), r.out());
+        for (String arm : List.of("a01A layer=4 [A]", "a01B layer=4 [B]", "a02A layer=7 [A]", "a02B layer=7 [B]")) {
+            assertTrue(r.out().contains("  arm " + arm + ": ProxyEndToEndBenchmark.requests"), arm + ": " + r.out());
+        }
+    }
+
+    @Test
     void aBadRoundsProfileExitsTwoNamingTheProblem(@TempDir Path dir) throws Exception {
         Path mixed = Files.writeString(dir.resolve("mixed.jmh"), "[rounds=2] A\nB\n");
         Result r = suite("--profile", mixed.toString(), "--dry-run");

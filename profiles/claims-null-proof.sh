@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The rounds engine's null proof: N null families of profiles/claims-null.jmh (twin forks of one configuration, run
+# with the claims' own rounds, pairing and rules), each run by the Suite through the rounds engine and judged by
+# `loopbench claims --null`; then the tally "families with any decisive check: k of N" (target: 0 of 20).
+#
+#   profiles/claims-null-proof.sh [--families N] [--profile FILE] [--out DIR] [--seed S] [--family-timeout MINUTES]
+#                                 [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
+#
+# Defaults: 20 families, profiles/claims-null.jmh, out target/claims-null-proof, a random schedule per family (--seed S:
+# family i gets seed S+i), at most 180 minutes per family (then it is stopped, its forks with it, and counted failed).
+# Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests); $JAVA (default: java).
+# Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after
+# every family DIR/families.txt gets its line and DIR/summary.md is rewritten, so a killed proof keeps its tally.
+# Run it on a quiet machine: ~11 minutes per family (estimated, see the profile's header), 20 families ~3.7 hours.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+families=20
+profile=profiles/claims-null.jmh
+out=target/claims-null-proof
+seed=
+family_timeout=180
+benchmarks_jar=target/benchmarks.jar
+loopbench_jar=target/loopbench.jar
+java=${JAVA:-java}
+extra=()
+need() { [ $# -ge 2 ] || { echo "claims-null-proof: option '$1' needs a value" >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --families) need "$@"; families="$2"; shift 2 ;;
+    --profile) need "$@"; profile="$2"; shift 2 ;;
+    --out) need "$@"; out="$2"; shift 2 ;;
+    --seed) need "$@"; seed="$2"; shift 2 ;;
+    --family-timeout) need "$@"; family_timeout="$2"; shift 2 ;;
+    --benchmarks-jar) need "$@"; benchmarks_jar="$2"; shift 2 ;;
+    --loopbench-jar) need "$@"; loopbench_jar="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "claims-null-proof: unknown option '$1'; valid: --families N, --profile FILE, --out DIR, --seed S," \
+         "--family-timeout MINUTES, --benchmarks-jar JAR, --loopbench-jar JAR, -- SUITE OPTIONS" >&2; exit 2 ;;
+  esac
+done
+[[ "$families" =~ ^[0-9]+$ ]] && [ "$families" -ge 1 ] && [ "$families" -le 1000 ] \
+  || { echo "claims-null-proof: --families '$families' is not a whole number from 1 to 1000" >&2; exit 2; }
+[ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,15}$ ]] \
+  || { echo "claims-null-proof: --seed '$seed' is not a non-negative whole number" >&2; exit 2; }
+[[ "$family_timeout" =~ ^[0-9]+$ ]] && [ "$family_timeout" -ge 1 ] \
+  || { echo "claims-null-proof: --family-timeout '$family_timeout' is not a positive number of minutes" >&2; exit 2; }
+[ -f "$profile" ] || { echo "claims-null-proof: --profile '$profile': no such file; the project's: $(echo profiles/*.jmh)" >&2; exit 2; }
+grep -q '^[^#]*\[twins\]' "$profile" \
+  || { echo "claims-null-proof: --profile '$profile' has no [twins] line, so no null comparison (see profiles/claims-null.jmh)" >&2; exit 2; }
+for f in "$benchmarks_jar" "$loopbench_jar"; do
+  [ -f "$f" ] || { echo "claims-null-proof: no $f (build: ./mvnw -B -q -Pjmh package -DskipTests)" >&2; exit 2; }
+done
+command -v "$java" >/dev/null || { echo "claims-null-proof: no java executable '$java' (set JAVA or PATH)" >&2; exit 2; }
+
+# The judging's answer: `loopbench claims --null` prints a line "decisive checks: K of M" (K of the family's M twin
+# checks decisive in either direction). Prints "K M", or nothing if there is no such line.
+decisive_of() { sed -n 's/^decisive checks: \([0-9][0-9]*\) of \([0-9][0-9]*\).*$/\1 \2/p' "$1" | tail -n 1; }
+
+mkdir -p "$out"
+lines="$out/families.txt"
+: > "$lines"
+judged=0
+with_decisive=0
+failed=0
+summary() {
+  {
+    echo "# Null proof of the rounds engine: $(date -u +%FT%TZ), $(nproc) cores, profile $profile"
+    echo
+    echo "- families with any decisive check: $with_decisive of $judged (target: 0 of 20)"
+    echo "- families run: $((judged + failed)) of $families ($failed failed to run or to be judged: no verdict from them)"
+    echo "- per family: $out/family-NN/ (results.json, forks/, suite.log, null.txt)"
+    echo
+    echo '```'
+    cat "$lines"
+    echo '```'
+  } > "$out/summary.md.tmp"
+  mv "$out/summary.md.tmp" "$out/summary.md"
+}
+summary
+
+for n in $(seq 1 "$families"); do
+  i=$(printf %02d "$n")
+  dir="$out/family-$i"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  seedopt=()
+  [ -n "$seed" ] && seedopt=(--seed "$((seed + n))")
+  echo "=== claims-null-proof: family $i of $families -> $dir" >&2
+  start=$(date +%s)
+  set +e
+  timeout --kill-after=60 "${family_timeout}m" "$java" -cp "$benchmarks_jar" loopbench.suite.Suite \
+    --profile "$profile" --out "$dir" "${seedopt[@]}" -- "${extra[@]}" > "$dir/suite.log" 2>&1
+  rc=$?
+  set -e
+  secs=$(( $(date +%s) - start ))
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    failed=$((failed + 1))
+    echo "family $i: FAILED: stopped after --family-timeout $family_timeout minutes (not judged; see $dir/suite.log)" \
+      | tee -a "$lines" >&2
+    summary
+    continue
+  fi
+  if [ ! -s "$dir/results.json" ]; then
+    failed=$((failed + 1))
+    echo "family $i: FAILED to run (suite exit $rc, ${secs} s, no results; see $dir/suite.log)" | tee -a "$lines" >&2
+    tail -n 20 "$dir/suite.log" >&2 || true
+    summary
+    continue
+  fi
+  set +e
+  "$java" -jar "$loopbench_jar" claims --null "$dir/results.json" > "$dir/null.txt" 2>&1
+  jrc=$?
+  set -e
+  answer=$(decisive_of "$dir/null.txt")
+  if [ "$jrc" != 0 ] || [ -z "$answer" ]; then
+    failed=$((failed + 1))
+    echo "family $i: judging FAILED (claims --null exit $jrc$([ -n "$answer" ] || echo ", no 'decisive checks: K of M' line"); see $dir/null.txt)" \
+      | tee -a "$lines" >&2
+    summary
+    echo "claims-null-proof: the judging failed; the tally so far is in $out/summary.md" >&2
+    exit 1
+  fi
+  read -r k m <<< "$answer"
+  judged=$((judged + 1))
+  [ "$k" -gt 0 ] && with_decisive=$((with_decisive + 1))
+  echo "family $i: decisive checks $k of $m (suite exit $rc, ${secs} s)" | tee -a "$lines"
+  summary
+done
+cat "$out/summary.md"
