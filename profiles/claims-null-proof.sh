@@ -46,13 +46,16 @@ done
   || { echo "claims-null-proof: --seed '$seed' is not a non-negative whole number" >&2; exit 2; }
 [[ "$family_timeout" =~ ^[0-9]+$ ]] && [ "$family_timeout" -ge 1 ] \
   || { echo "claims-null-proof: --family-timeout '$family_timeout' is not a positive number of minutes" >&2; exit 2; }
-[ -f "$profile" ] || { echo "claims-null-proof: --profile '$profile': no such file; the project's: $(echo profiles/*.jmh)" >&2; exit 2; }
+[ -f "$profile" ] \
+  || { echo "claims-null-proof: --profile '$profile': no such file; the project's:" profiles/*.jmh >&2; exit 2; }
 grep -q '^[^#]*\[twins\]' "$profile" \
-  || { echo "claims-null-proof: --profile '$profile' has no [twins] line, so no null comparison (see profiles/claims-null.jmh)" >&2; exit 2; }
+  || { echo "claims-null-proof: --profile '$profile' has no [twins] line, so no null comparison" \
+         "(see profiles/claims-null.jmh)" >&2; exit 2; }
 for f in "$benchmarks_jar" "$loopbench_jar"; do
   [ -f "$f" ] || { echo "claims-null-proof: no $f (build: ./mvnw -B -q -Pjmh package -DskipTests)" >&2; exit 2; }
 done
-command -v "$java" >/dev/null || { echo "claims-null-proof: no java executable '$java' (set JAVA or PATH)" >&2; exit 2; }
+command -v "$java" >/dev/null \
+  || { echo "claims-null-proof: no java executable '$java' (set JAVA or PATH)" >&2; exit 2; }
 
 # The judging's answer: `loopbench claims --null` prints a line "decisive checks: K of M" (K of the family's M twin
 # checks decisive in either direction). Prints "K M", or nothing if there is no such line.
@@ -69,7 +72,8 @@ summary() {
     echo "# Null proof of the rounds engine: $(date -u +%FT%TZ), $(nproc) cores, profile $profile"
     echo
     echo "- families with any decisive check: $with_decisive of $judged (target: 0 of 20)"
-    echo "- families run: $((judged + failed)) of $families ($failed failed to run or to be judged: no verdict from them)"
+    echo "- families run: $((judged + failed)) of $families ($failed failed to run or to be judged:" \
+      "no verdict from them)"
     echo "- per family: $out/family-NN/ (results.json, forks/, suite.log, null.txt)"
     echo
     echo '```'
@@ -116,8 +120,8 @@ for n in $(seq 1 "$families"); do
   answer=$(decisive_of "$dir/null.txt")
   if [ "$jrc" != 0 ] || [ -z "$answer" ]; then
     failed=$((failed + 1))
-    echo "family $i: judging FAILED (claims --null exit $jrc$([ -n "$answer" ] || echo ", no 'decisive checks: K of M' line"); see $dir/null.txt)" \
-      | tee -a "$lines" >&2
+    why="claims --null exit $jrc$([ -n "$answer" ] || echo ", no 'decisive checks: K of M' line")"
+    echo "family $i: judging FAILED ($why; see $dir/null.txt)" | tee -a "$lines" >&2
     summary
     echo "claims-null-proof: the judging failed; the tally so far is in $out/summary.md" >&2
     exit 1

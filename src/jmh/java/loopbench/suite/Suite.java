@@ -173,7 +173,8 @@ public final class Suite implements Callable<Integer> {
         Files.createDirectories(out);
         Machine.Snapshot.current().write(out.resolve(Machine.FILE));
         log.println("=== loopbench suite: run " + run);
-        IncrementalResults results = new IncrementalResults(out.resolve("results.json"), out.resolve("results.md"), run);
+        IncrementalResults results = new IncrementalResults(out.resolve("results.json"), out.resolve("results.md"),
+                run);
         int failed = 0;
         for (int i = 0; i < runs.size(); i++) {
             log.printf("%n=== loopbench suite: run %d of %d: %s%n", i + 1, runs.size(), titles.get(i));
@@ -212,8 +213,9 @@ public final class Suite implements Callable<Integer> {
         }
         for (Map.Entry<String, Path> j : jars.entrySet()) {
             if (!ProfileLine.JARS.contains(j.getKey()) || !Files.isRegularFile(j.getValue())) {
-                System.err.println("--jar " + j.getKey() + "=" + j.getValue() + ": " + (ProfileLine.JARS.contains(j.getKey())
-                        ? "no such file" : "unknown name; valid: " + String.join(", ", ProfileLine.JARS)));
+                boolean known = ProfileLine.JARS.contains(j.getKey());
+                System.err.println("--jar " + j.getKey() + "=" + j.getValue() + ": " + (known ? "no such file"
+                        : "unknown name; valid: " + String.join(", ", ProfileLine.JARS)));
                 return 2;
             }
         }
@@ -221,7 +223,8 @@ public final class Suite implements Callable<Integer> {
         List<Group> groups = new ArrayList<>();
         for (ProfileLine line : lines) {
             if (!line.runsOn(feature)) {
-                log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(), line.text());
+                log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(),
+                        line.text());
                 continue;
             }
             if (line.jar() != null && !jars.containsKey(line.jar())) {
@@ -247,7 +250,8 @@ public final class Suite implements Callable<Integer> {
             return 2;
         }
         long s = seed != null ? seed : System.nanoTime();
-        RoundsEngine.Plan plan = new RoundsEngine.Plan("suite", groups, s, run, out, Boolean.getBoolean("jmh.ignoreLock"));
+        boolean ignoreLock = Boolean.getBoolean("jmh.ignoreLock");
+        RoundsEngine.Plan plan = new RoundsEngine.Plan("suite", groups, s, run, out, ignoreLock);
         if (dryRun) {
             log.print(Schedule.of(groups, s).describe(groups));
             return 0;
@@ -271,13 +275,14 @@ public final class Suite implements Callable<Integer> {
         }
         if (outcome.status() == RoundsEngine.Status.LOCKED) {
             System.err.println("another JMH run holds the machine-wide lock " + RoundsEngine.lockPath() + "; run the "
-                    + "suite when it is done (-Djmh.ignoreLock=true runs anyway, but both runs' figures are then disturbed)");
+                    + "suite when it is done (-Djmh.ignoreLock=true runs anyway, but both runs' figures are then "
+                    + "disturbed)");
             return 1;
         }
         int count = ResultTable.read(json).size();
-        log.printf("%n=== loopbench suite: %d result(s) from %d fork(s) in %s and %s%s%n", count, outcome.forksRun(), json,
-                table, outcome.failed().isEmpty() ? "" : "; " + outcome.failed().size() + " fork(s) FAILED (see above; "
-                        + "their rounds are missing)");
+        log.printf("%n=== loopbench suite: %d result(s) from %d fork(s) in %s and %s%s%n", count, outcome.forksRun(),
+                json, table, outcome.failed().isEmpty() ? "" : "; " + outcome.failed().size()
+                        + " fork(s) FAILED (see above; their rounds are missing)");
         if (claims != null && !writeClaimsReport(count)) {
             return 1;
         }

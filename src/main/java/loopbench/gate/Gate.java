@@ -128,7 +128,8 @@ public final class Gate {
                 if (INCOMPLETE.equals(verdict)) {
                     out.println("loopbench gate: INCOMPLETE: " + GateReport.unjudgedSentence(rows, dropped)
                             + "; the gate judged less than its profile asks, so it fails (exit 2). If that is "
-                            + "intended (a benchmark added, renamed or removed on purpose), --allow-partial passes it.");
+                            + "intended (a benchmark added, renamed or removed on purpose), --allow-partial passes "
+                            + "it.");
                 }
                 out.println("loopbench gate: " + verdict + " (summary: " + settings.summary() + ", JSON: "
                         + settings.json() + ")");
@@ -217,7 +218,7 @@ public final class Gate {
         return partial && !allowPartial ? INCOMPLETE : "PASS";
     }
 
-    /** The rows that have no verdict: in one jar only (a benchmark or parameter set the other lacks), or unjudgeable. */
+    /** The rows without a verdict: in one jar only (a benchmark or parameter set the other lacks), or unjudgeable. */
     static List<Comparison.Row> unjudged(List<Comparison.Row> rows) {
         return rows.stream().filter(r -> r.status() == Comparison.Status.NO_VERDICT
                 || r.status() == Comparison.Status.ONLY_IN_BASELINE
@@ -226,7 +227,8 @@ public final class Gate {
 
     private void writeReports(List<Comparison.Row> rows, int roundsDone, String verdict) throws IOException {
         double elapsed = elapsedSeconds();
-        AtomicFile.write(settings.summary(), GateReport.markdown(settings, rows, roundsDone, verdict, elapsed, dropped));
+        AtomicFile.write(settings.summary(), GateReport.markdown(settings, rows, roundsDone, verdict, elapsed,
+                dropped));
         AtomicFile.write(settings.json(), GateReport.json(settings, rows, roundsDone, verdict, elapsed, dropped));
     }
 

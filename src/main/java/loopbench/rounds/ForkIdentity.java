@@ -36,7 +36,8 @@ public record ForkIdentity(String run, String group, String arm, int round) {
 
     /** A new run id: the UTC time and 4 random hex digits, e.g. {@code 20261125T135012Z-3f9a}. */
     public static String newRunId() {
-        return ZonedDateTime.now(ZoneOffset.UTC).format(STAMP) + String.format(Locale.ROOT, "-%04x", RANDOM.nextInt(1 << 16));
+        return ZonedDateTime.now(ZoneOffset.UTC).format(STAMP)
+                + String.format(Locale.ROOT, "-%04x", RANDOM.nextInt(1 << 16));
     }
 
     /** This JVM's identity, from the system properties (all null outside a run). */

@@ -44,7 +44,8 @@ final class MergedResults {
     void add(int groupIndex, Group group, int armIndex, int round, List<JmhResult> results) {
         for (JmhResult r : results) {
             Element e = elements.computeIfAbsent(groupIndex + "/" + armIndex + "/" + r.key(),
-                    k -> new Element(groupIndex, armIndex, elements.size(), group, group.arms().get(armIndex), r.json()));
+                    k -> new Element(groupIndex, armIndex, elements.size(), group, group.arms().get(armIndex),
+                            r.json()));
             e.add(round, r.json());
         }
     }
@@ -59,7 +60,8 @@ final class MergedResults {
     }
 
     void write(Path file) throws IOException {
-        AtomicFile.write(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(json()) + "\n");
+        AtomicFile.write(file, new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(json())
+                + "\n");
     }
 
     private static final class Element {
@@ -184,7 +186,8 @@ final class MergedResults {
 
         /** As JMH writes numbers: NaN and infinities as strings. */
         private static JsonPrimitive number(double d) {
-            return Double.isNaN(d) || Double.isInfinite(d) ? new JsonPrimitive(String.valueOf(d)) : new JsonPrimitive(d);
+            return Double.isNaN(d) || Double.isInfinite(d) ? new JsonPrimitive(String.valueOf(d))
+                    : new JsonPrimitive(d);
         }
     }
 }

@@ -80,7 +80,8 @@ public record Schedule(long seed, List<Round> rounds) {
             sb.append(String.format(Locale.ROOT, "group %s (profile line %d, %d rounds): %s%n", g.label(),
                     g.line().number(), g.rounds(), g.line().text()));
             for (Arm a : g.arms()) {
-                String name = a.id().equals(a.label()) ? a.id() : String.format(Locale.ROOT, "%-4s %s", a.id(), a.label());
+                String name = a.id().equals(a.label()) ? a.id()
+                        : String.format(Locale.ROOT, "%-4s %s", a.id(), a.label());
                 sb.append("  arm ").append(name).append(": ").append(String.join(" ", a.jmhArgs())).append('\n');
             }
         }

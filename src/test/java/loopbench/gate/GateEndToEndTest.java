@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A real gate, end to end: JMH children, real forks, real JSON, on a tiny benchmarks jar ({@link TinyBenchmarksJar}), and
- * the candidate side allocates 50% more per op through the benchmark's own system property. 3 rounds of
+ * A real gate, end to end: JMH children, real forks, real JSON, on a tiny benchmarks jar ({@link TinyBenchmarksJar}),
+ * and the candidate side allocates 50% more per op through the benchmark's own system property. 3 rounds of
  * {@code -wi 1 -w 200ms -i 1 -r 200ms} (a warm-up iteration keeps the JIT's own allocations out of B/op): seconds.
  */
 class GateEndToEndTest {
@@ -29,7 +29,8 @@ class GateEndToEndTest {
         Path jar = TinyBenchmarksJar.build(dir);
         Path profile = Files.writeString(dir.resolve("tiny.jmh"), "CalibrationBenchmark -wi 1 -w 200ms -i 1 -r 200ms -prof gc\n");
         GateSettings settings = GateSettings.of(new GateSettings.Raw(jar, jar, profile, 3, null, null, null,
-                "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true, false));
+                "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true,
+                false));
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit;

@@ -46,7 +46,7 @@ class GateTest {
         String newInCandidate;
         int failOnLine = -1;
         double drift = 1;
-        /** A benchmark only one side's jar has (e.g. deleted or renamed in the candidate): "baseline" or "candidate". */
+        /** A benchmark one side's jar only has (deleted or renamed in the candidate): "baseline" or "candidate". */
         String extraBenchmarkIn;
         /** Each side's @Param values (JmhJson's params text): a changed parameter changes the key. */
         String baselineParams = "";
@@ -97,8 +97,8 @@ class GateTest {
 
     static GateSettings.Raw raw(Path baseline, Path candidate, Path profile, int rounds, String candidateArgs, Path out,
                                 long seed, boolean allowPartial) {
-        return new GateSettings.Raw(baseline, candidate, profile, rounds, null, null, null, candidateArgs, "on", "on", 3,
-                0.5, out, null, null, seed, true, allowPartial);
+        return new GateSettings.Raw(baseline, candidate, profile, rounds, null, null, null, candidateArgs, "on", "on",
+                3, 0.5, out, null, null, seed, true, allowPartial);
     }
 
     private record Run(int exit, String progress, String out) {
@@ -213,19 +213,21 @@ class GateTest {
         FakeRunner runner = new FakeRunner();
         runner.newInCandidate = "Line4";
         Path profile = settings(dir, 3, null).profile();
-        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, profile, 3, null, dir.resolve("out"), 7L, true));
+        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, profile, 3, null, dir.resolve("out"), 7L,
+                true));
         Run r = gate(allowed, runner);
         assertEquals(Gate.PASS, r.exit(), r::toString);
         assertTrue(r.progress().contains("line 4 matches no benchmark in the baseline jar"), r.progress());
         String summary = Files.readString(dir.resolve("out/summary.md"));
         assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run") && !summary.contains("Line4.run"), summary);
-        assertTrue(summary.contains("- not judged: 1 profile line(s) left out") && summary.contains("allowed by --allow-partial"),
-                summary);
+        assertTrue(summary.contains("- not judged: 1 profile line(s) left out")
+                && summary.contains("allowed by --allow-partial"), summary);
         long line4Forks = runner.commands.stream().filter(c -> c.contains("Line4")).count();
         assertTrue(line4Forks <= 2, "tried in round 1 only: " + line4Forks);
 
         Run strict = gate(settings(dir, 3, null), runner);
-        assertEquals(Gate.FAILED, strict.exit(), "a gate that left a line out judged less than its profile asks: " + strict);
+        assertEquals(Gate.FAILED, strict.exit(), "a gate that left a line out judged less than its profile asks: "
+                + strict);
         assertTrue(strict.out().contains("## loopbench gate: INCOMPLETE"), strict.out());
         assertTrue(strict.out().contains("loopbench gate: INCOMPLETE: 1 profile line(s) left out"), strict.out());
         assertTrue(strict.out().contains("--allow-partial"), strict.out());
@@ -236,8 +238,8 @@ class GateTest {
     /** Runs the gate strictly, then with --allow-partial; returns the strict run. */
     private static Run strictThenAllowed(Path dir, FakeRunner runner) throws Exception {
         Run strict = gate(settings(dir, 3, null), runner);
-        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, dir.resolve("p.jmh"), 3, null, dir.resolve("out"),
-                7L, true));
+        GateSettings allowed = GateSettings.of(raw(BASELINE, CANDIDATE, dir.resolve("p.jmh"), 3, null,
+                dir.resolve("out"), 7L, true));
         Run passed = gate(allowed, runner);
         assertEquals(Gate.PASS, passed.exit(), "--allow-partial passes it: " + passed);
         assertTrue(passed.out().contains("(allowed by --allow-partial)"), passed.out());
@@ -298,7 +300,8 @@ class GateTest {
         assertTrue(prepend.contains("-Dloopbench.requireUnsafe=true"), prepend);
         assertTrue(prepend.endsWith("-Dflag.under.test=1 -XX:-DoEscapeAnalysis -Dline=1"),
                 "the side's args, then the line's own: " + prepend);
-        List<String> first = ForkCommand.of(s.baseline().launch(), s.lines().get(0).args(), dir.resolve("g.json"), List.of());
+        List<String> first = ForkCommand.of(s.baseline().launch(), s.lines().get(0).args(), dir.resolve("g.json"),
+                List.of());
         assertEquals(1, first.stream().filter("-f"::equals).count(), "the line's own -f 3 is dropped: " + first);
         assertFalse(first.contains("3"), first.toString());
     }

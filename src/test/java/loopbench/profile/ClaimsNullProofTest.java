@@ -34,8 +34,10 @@ class ClaimsNullProofTest {
                 f=${@: -1}
                 case "$f" in
                   *family-02*) echo "decisive checks: 1 of 3" ;;
-                  *family-03*) if [ -n "${FAIL_THIRD:-}" ]; then echo boom; exit 3; fi; echo "decisive checks: 0 of 3" ;;
-                  *) echo "null-proxy layer=4 [B]/[A]: 1.003 [0.991, 1.015], not decisive"; echo "decisive checks: 0 of 3" ;;
+                  *family-03*) if [ -n "${FAIL_THIRD:-}" ]; then echo boom; exit 3; fi
+                               echo "decisive checks: 0 of 3" ;;
+                  *) echo "null-proxy layer=4 [B]/[A]: 1.003 [0.991, 1.015], not decisive"
+                     echo "decisive checks: 0 of 3" ;;
                 esac
                 exit 0 ;;
             esac
@@ -73,9 +75,11 @@ class ClaimsNullProofTest {
         String summary = Files.readString(dir.resolve("out/summary.md"));
         assertTrue(summary.contains("- families with any decisive check: 1 of 3 (target: 0 of 20)"), summary);
         assertTrue(summary.contains("- families run: 3 of 3 (0 failed"), summary);
-        assertEquals(List.of("family 01: decisive checks 0 of 3 (suite exit 0,", "family 02: decisive checks 1 of 3 (suite exit 0,",
+        assertEquals(List.of("family 01: decisive checks 0 of 3 (suite exit 0,",
+                        "family 02: decisive checks 1 of 3 (suite exit 0,",
                         "family 03: decisive checks 0 of 3 (suite exit 0,"),
-                Files.readAllLines(dir.resolve("out/families.txt")).stream().map(l -> l.substring(0, l.indexOf(',') + 1)).toList());
+                Files.readAllLines(dir.resolve("out/families.txt")).stream()
+                        .map(l -> l.substring(0, l.indexOf(',') + 1)).toList());
         String suiteArgs = Files.readString(dir.resolve("out/family-01/suite-args.txt"));
         assertTrue(suiteArgs.contains("--profile profiles/claims-null.jmh --out " + dir.resolve("out/family-01")
                 + " --seed 101 -- -i 1"), suiteArgs);

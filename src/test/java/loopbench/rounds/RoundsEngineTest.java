@@ -52,7 +52,8 @@ class RoundsEngineTest {
             String arm = props.get(ForkIdentity.ARM_PROPERTY);
             int round = Integer.parseInt(props.get(ForkIdentity.ROUND_PROPERTY));
             if (failing.contains(round + " " + arm)) {
-                Files.writeString(log, "# Run progress\njava.lang.IllegalStateException: boom in round " + round + "\n");
+                Files.writeString(log, "# Run progress\njava.lang.IllegalStateException: boom in round " + round
+                        + "\n");
                 return 1;
             }
             StringBuilder params = new StringBuilder();
@@ -143,7 +144,8 @@ class RoundsEngineTest {
             assertEquals(4, e.get("forks").getAsInt());
             for (int i = 0; i < rounds.size(); i++) {
                 int x = Integer.parseInt(arm.substring(2));
-                assertEquals(1000 * rounds.get(i) + x * 10 + 7, means[i], 1e-9, "row " + i + " is round " + rounds.get(i));
+                assertEquals(1000 * rounds.get(i) + x * 10 + 7, means[i], 1e-9, "row " + i + " is round "
+                        + rounds.get(i));
                 assertEquals(means[i] + 0.5, JmhResult.of(e).metric("gc.alloc.rate.norm").forkMeans()[i], 1e-9);
             }
             assertEquals(List.of(1, 2, 3, 4), rounds.stream().sorted().toList());
@@ -159,7 +161,8 @@ class RoundsEngineTest {
         try (var files = Files.list(dir.resolve("forks"))) {
             assertEquals(32, files.count(), "every fork's JSON and log are kept");
         }
-        assertTrue(Files.exists(dir.resolve("forks/r02-agg-a03.json")) && Files.exists(dir.resolve("forks/r04-l05-a01.log")));
+        assertTrue(Files.exists(dir.resolve("forks/r02-agg-a03.json")));
+        assertTrue(Files.exists(dir.resolve("forks/r04-l05-a01.log")));
         assertEquals(4, JmhResult.read(dir.resolve("results.json")).size(), "JmhResult reads the merged file");
     }
 
@@ -196,9 +199,10 @@ class RoundsEngineTest {
         assertEquals(RoundsEngine.Status.COMPLETED, r.outcome().status());
         assertEquals(1, r.outcome().failed().size());
         assertEquals(6, r.outcome().forksRun());
-        assertTrue(r.progress().contains("[test] fork FAILED: round 2, group agg (profile line 4), arm x=2: JMH exited 1;"
-                + " this round is missing for this arm"), r.progress());
-        assertTrue(r.progress().contains("  | java.lang.IllegalStateException: boom in round 2"), "log tail: " + r.progress());
+        assertTrue(r.progress().contains("[test] fork FAILED: round 2, group agg (profile line 4), arm x=2: JMH exited "
+                + "1; this round is missing for this arm"), r.progress());
+        assertTrue(r.progress().contains("  | java.lang.IllegalStateException: boom in round 2"),
+                "log tail: " + r.progress());
         assertEquals(List.of(1, 3), rounds(element(r.results(), "agg", "x=2")).stream().sorted().toList());
         assertEquals(List.of(1, 2, 3), rounds(element(r.results(), "agg", "x=1")).stream().sorted().toList());
         assertTrue(Files.readString(dir.resolve("progress.txt")).contains("6 of 6 forks run (1 failed"));
@@ -233,7 +237,8 @@ class RoundsEngineTest {
     void twinsAreTwoArmsOfOneConfigurationToldApartByTheirLabels(@TempDir Path dir) throws Exception {
         FakeForks forks = new FakeForks();
         Group twins = group(7, "null-proxy", 4, true, "Proxy -p x=4,7");
-        assertEquals(List.of("x=4 [A]", "x=4 [B]", "x=7 [A]", "x=7 [B]"), twins.arms().stream().map(Arm::label).toList());
+        assertEquals(List.of("x=4 [A]", "x=4 [B]", "x=7 [A]", "x=7 [B]"),
+                twins.arms().stream().map(Arm::label).toList());
         assertEquals(List.of("a01A", "a01B", "a02A", "a02B"), twins.arms().stream().map(Arm::id).toList());
         Ran r = run(dir, forks, new RoundsEngine.Listener() { }, twins);
         assertEquals(16, forks.commands.size());
@@ -255,7 +260,8 @@ class RoundsEngineTest {
         Ran dropped = run(dir.resolve("drop"), forks, new RoundsEngine.Listener() {
             @Override
             public RoundsEngine.Decision forkDone(RoundsEngine.Fork fork) {
-                return fork.group().label().equals("g") ? RoundsEngine.Decision.DROP_GROUP : RoundsEngine.Decision.CONTINUE;
+                return fork.group().label().equals("g") ? RoundsEngine.Decision.DROP_GROUP
+                        : RoundsEngine.Decision.CONTINUE;
             }
         }, g, h);
         assertEquals(RoundsEngine.Status.COMPLETED, dropped.outcome().status());
@@ -282,15 +288,17 @@ class RoundsEngineTest {
         assertEquals(6, g.arms().size(), "2 x 3 combinations");
         assertEquals(List.of("a=1 b=x", "a=1 b=y", "a=1 b=z", "a=2 b=x", "a=2 b=y", "a=2 b=z"),
                 g.arms().stream().map(Arm::label).toList(), "labelled by the parameters that vary");
-        assertEquals(List.of("Bench", "-wi", "3", "-p", "a=2", "-p", "b=y", "-p", "c=fixed"), g.arms().get(4).jmhArgs());
+        assertEquals(List.of("Bench", "-wi", "3", "-p", "a=2", "-p", "b=y", "-p", "c=fixed"),
+                g.arms().get(4).jmhArgs());
         Group single = group(1, "one", 2, false, "Bench -p a=1 -p b=2");
         assertEquals("a=1 b=2", single.arms().get(0).label(), "one configuration: labelled by all its parameters");
         assertEquals("default", group(1, "none", 2, false, "Bench -wi 1").arms().get(0).label());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> group(4, null, 2, false, "Bench -p a"));
         assertTrue(bad.getMessage().contains("profile line 4: -p 'a' is not name=value[,value...]"), bad.getMessage());
-        Group extra = Group.ofLine(new ProfileLine(3, "Bench -p a=1,2", 0, List.of("Bench", "-p", "a=1,2"), null, 2, null,
-                false), LAUNCH, List.of("-p", "a=3", "-prof", "gc"));
+        ProfileLine line = new ProfileLine(3, "Bench -p a=1,2", 0, List.of("Bench", "-p", "a=1,2"), null, 2, null,
+                false);
+        Group extra = Group.ofLine(line, LAUNCH, List.of("-p", "a=3", "-prof", "gc"));
         assertEquals(List.of("a=1", "a=2", "a=3"), extra.arms().stream().map(Arm::label).toList(),
                 "the suite's extra options count too");
         assertFalse(extra.arms().get(0).jmhArgs().contains("a=3"));

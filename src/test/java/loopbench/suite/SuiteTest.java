@@ -21,8 +21,8 @@ class SuiteTest {
     @Test
     void forksGetTheUnsafeFlagsTheirJdkNeeds() throws Exception {
         Options on17 = Suite.options(new CommandLineOptions("Foo"), 17, Path.of("target/jmh/e2e"), "run-1");
-        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25, Path.of("target/jmh/e2e"),
-                "run-1");
+        Options on25 = Suite.options(new CommandLineOptions("Foo", "-jvmArgsPrepend", "-Dx=1"), 25,
+                Path.of("target/jmh/e2e"), "run-1");
         List<String> args17 = new ArrayList<>(on17.getJvmArgsPrepend().get());
         List<String> args25 = new ArrayList<>(on25.getJvmArgsPrepend().get());
         assertEquals(List.of("-Dloopbench.requireUnsafe=true",

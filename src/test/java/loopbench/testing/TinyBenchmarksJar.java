@@ -31,8 +31,9 @@ public final class TinyBenchmarksJar {
         String classpath = System.getProperty("java.class.path");
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int rc = javac.run(null, diagnostics, diagnostics, "--release", "17", "-implicit:class",
-                "-processor", "org.openjdk.jmh.generators.BenchmarkProcessor", "-cp", classpath, "-d", classes.toString(),
-                "src/jmh/java/loopbench/bench/CalibrationBenchmark.java", "src/jmh/java/loopbench/bench/AbstractBenchmark.java");
+                "-processor", "org.openjdk.jmh.generators.BenchmarkProcessor", "-cp", classpath,
+                "-d", classes.toString(), "src/jmh/java/loopbench/bench/CalibrationBenchmark.java",
+                "src/jmh/java/loopbench/bench/AbstractBenchmark.java");
         if (rc != 0 || !Files.exists(classes.resolve("META-INF/BenchmarkList"))) {
             throw new IllegalStateException("compiling CalibrationBenchmark with JMH's processor failed:\n"
                     + diagnostics.toString(StandardCharsets.UTF_8));
