@@ -62,6 +62,7 @@ public final class ClaimCatalog {
     static final String CLOSE = "close";
     /** Where the end-to-end processes talk: {@code netns} puts client and server in namespaces of their own. */
     static final String TOPOLOGY = "topology";
+    static final String LOCAL = "local";
     /** The rate the links between namespaces are shaped to (tc tbf). */
     static final String LINK = "link";
     /** Netty 4.1's epoll mode, listening then accepted sockets: edge-edge, level-level, level-edge, edge-level. */
@@ -192,7 +193,7 @@ public final class ClaimCatalog {
     static Selection proxy(String label, Group group, String layer, String threadModel, String allocator) {
         return Selection.of(label, PROXY_E2E, group, "layer", layer, "threadModel", threadModel, "transport", "nio",
                 "allocator", allocator, "connections", "64", "bodySize", "1024", "maxContentLength", "2000",
-                PLACEMENT, PINNED);
+                TOPOLOGY, LOCAL, PLACEMENT, PINNED);
     }
 
     static final Selection DIRECT = proxy("direct", DIRECT_64, "direct", RST, "adaptive");
@@ -209,17 +210,19 @@ public final class ClaimCatalog {
     static Selection page(String label, String layer) {
         return Selection.of(label, PROXY_E2E, PAGE_200, "layer", layer, "threadModel", RST, "transport", "nio",
                 "allocator", "adaptive", "connections", "200", "bodySize", "26650", "maxContentLength", "65536",
-                CONNECTION, CLOSE, PLACEMENT, PINNED);
+                CONNECTION, CLOSE, TOPOLOGY, LOCAL, PLACEMENT, PINNED);
     }
 
     static final Selection PAGE_DIRECT = page("direct, 26,650 B", "direct");
     static final Selection PAGE_L7 = page("L7 proxy, 26,650 B", "7");
-    static final Selection COLD_L4 = Selection.of("cold L4 proxy", WARMUP_E2E, COLD, "layer", "4", PLACEMENT, PINNED);
-    static final Selection COLD_L7 = Selection.of("cold L7 proxy", WARMUP_E2E, COLD, "layer", "7", PLACEMENT, PINNED);
+    static final Selection COLD_L4 = Selection.of("cold L4 proxy", WARMUP_E2E, COLD, "layer", "4", TOPOLOGY, LOCAL,
+            PLACEMENT, PINNED);
+    static final Selection COLD_L7 = Selection.of("cold L7 proxy", WARMUP_E2E, COLD, "layer", "7", TOPOLOGY, LOCAL,
+            PLACEMENT, PINNED);
 
     static Selection blocking(String strategy, int workMs, Group group) {
         return Selection.of(strategy + " " + workMs + " ms", BLOCKING_E2E, group, "workMs", Integer.toString(workMs),
-                "strategy", strategy, "connections", "1000", PLACEMENT, PINNED);
+                "strategy", strategy, "connections", "1000", TOPOLOGY, LOCAL, PLACEMENT, PINNED);
     }
 
     static final Selection HELLO_WORLD = blocking("block-event-loop", 0, HELLO);
@@ -232,7 +235,8 @@ public final class ClaimCatalog {
     static Selection echo(String label, Group group, String server, int messageSize, String recvAllocator,
                           String executor) {
         return Selection.of(label, ECHO_E2E, group, "server", server, "messageSize", Integer.toString(messageSize),
-                "recvAllocator", recvAllocator, "executor", executor, "connections", "64", PLACEMENT, PINNED);
+                "recvAllocator", recvAllocator, "executor", executor, "connections", "64", TOPOLOGY, LOCAL, PLACEMENT,
+                PINNED);
     }
 
     static final Selection NETTY_1K = echo("Netty, on the event loop", ECHO_1K, "netty", 1024, "adaptive", "none");
@@ -254,7 +258,7 @@ public final class ClaimCatalog {
     static Selection epoll(String label, Group group, String layer, String mode) {
         Selection s = Selection.of(label, PROXY_E2E, group, "layer", layer, "threadModel", RST, "transport", "epoll",
                 "allocator", "adaptive", "connections", "500", "bodySize", "1024", "maxContentLength", "2000",
-                CONNECTION, CLOSE, PLACEMENT, PINNED);
+                CONNECTION, CLOSE, TOPOLOGY, LOCAL, PLACEMENT, PINNED);
         return mode == null ? s : s.with(label, EPOLL_MODE, mode);
     }
 
