@@ -1,6 +1,5 @@
 package loopbench.claims;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** A chart of a claim, drawn by {@link Charts} from the results it names. {@link #id()} is its PNG's file name. */
@@ -52,22 +51,10 @@ public sealed interface ChartSpec {
         }
     }
 
-    /** A statistic against a size parameter (log x), one line per configuration, with whiskers. */
-    record BySize(String id, String title, Statistic statistic, String sizeParam, List<Integer> sizes,
-                  List<Line> lines) implements ChartSpec {
-        @Override
-        public List<Selection> selections() {
-            List<Selection> s = new ArrayList<>();
-            for (Line l : lines) {
-                for (int size : sizes) {
-                    s.add(l.selection().with(l.series() + " " + size, sizeParam, Integer.toString(size)));
-                }
-            }
-            return s;
-        }
-    }
-
-    /** Requests per second, second by second, of each fork (from the side files): a cold start's warm-up. */
+    /**
+     * Requests per second of each fork (from the side files), each per-second entry at its own rate: a cold start's
+     * warm-up.
+     */
     record WarmupCurve(String id, String title, List<Line> lines) implements ChartSpec {
         @Override
         public List<Selection> selections() {

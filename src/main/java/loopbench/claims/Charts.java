@@ -31,6 +31,8 @@ import java.util.Set;
 public final class Charts {
     static final int WIDTH = 800;
     static final int HEIGHT = 450;
+    /** Per-second entries shorter than this are not drawn on a warm-up curve (a partial last second). */
+    static final double MIN_ENTRY_SECONDS = 0.5;
 
     static {
         // Charts are drawn on servers and in CI: never ask for a display.
@@ -49,9 +51,6 @@ public final class Charts {
         }
         if (spec instanceof ChartSpec.BoundBars b) {
             return boundBars(b, m);
-        }
-        if (spec instanceof ChartSpec.BySize s) {
-            return bySize(s, m);
         }
         if (spec instanceof ChartSpec.WarmupCurve w) {
             return warmup(w, m);
@@ -88,12 +87,11 @@ public final class Charts {
         String unit = null;
         for (ChartSpec.Bar bar : spec.bars()) {
             Statistic statistic = bar.statistic() != null ? bar.statistic() : spec.statistic();
-            JmhResult r = m.find(bar.selection());
-            double[] v = r == null ? null : statistic.forkValues(r, m);
+            double[] v = values(statistic, m.find(bar.selection()), m);
             if (v == null || v.length == 0) {
                 continue;
             }
-            unit = unit != null ? unit : statistic.unitFor(r);
+            unit = unit != null ? unit : statistic.unitFor(m.find(bar.selection()));
             categories.add(bar.category());
             bySeries.computeIfAbsent(bar.series(), k -> new LinkedHashMap<>()).put(bar.category(), Mean.of(v));
         }
@@ -132,11 +130,11 @@ public final class Charts {
         Statistic predicted = Statistic.metric(EndToEndMetrics.PREDICTED_BOUND, "predicted bound", "req/s");
         for (ChartSpec.Bar bar : spec.strategies()) {
             JmhResult r = m.find(bar.selection());
-            double[] v = r == null ? null : primary.forkValues(r, m);
+            double[] v = values(primary, r, m);
             if (v == null) {
                 continue;
             }
-            double[] b = predicted.forkValues(r, m);
+            double[] b = values(predicted, r, m);
             Mean mean = Mean.of(v);
             cats.add(bar.category());
             measured.add(mean.mean());
@@ -172,43 +170,9 @@ public final class Charts {
         return chart;
     }
 
-    private static Chart<?, ?> bySize(ChartSpec.BySize spec, Measurements m) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
-                .xAxisTitle(spec.sizeParam() + " (bytes, log scale)").build();
-        style(chart.getStyler());
-        chart.getStyler().setXAxisLogarithmic(true);
-        String unit = null;
-        for (ChartSpec.Line line : spec.lines()) {
-            List<Double> x = new ArrayList<>();
-            List<Double> y = new ArrayList<>();
-            List<Double> err = new ArrayList<>();
-            for (int size : spec.sizes()) {
-                Selection s = line.selection().with(line.series(), spec.sizeParam(), Integer.toString(size));
-                JmhResult r = m.find(s);
-                double[] v = r == null ? null : spec.statistic().forkValues(r, m);
-                if (v == null) {
-                    continue;
-                }
-                unit = unit != null ? unit : spec.statistic().unitFor(r);
-                Mean mean = Mean.of(v);
-                x.add((double) size);
-                y.add(mean.mean());
-                err.add(mean.halfWidth());
-            }
-            if (!x.isEmpty()) {
-                chart.addSeries(line.series(), x, y, err).setMarker(SeriesMarkers.CIRCLE);
-            }
-        }
-        if (chart.getSeriesMap().isEmpty()) {
-            return null;
-        }
-        chart.setYAxisTitle(axis(spec.statistic().name(), unit));
-        return chart;
-    }
-
     private static Chart<?, ?> warmup(ChartSpec.WarmupCurve spec, Measurements m) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
-                .xAxisTitle("second since the load started").yAxisTitle("requests/s").build();
+                .xAxisTitle("seconds since the load started").yAxisTitle("requests/s").build();
         style(chart.getStyler());
         for (ChartSpec.Line line : spec.lines()) {
             JmhResult r = m.find(line.selection());
@@ -222,11 +186,17 @@ public final class Charts {
                 }
                 List<Double> x = new ArrayList<>();
                 List<Double> y = new ArrayList<>();
+                double elapsed = 0;
                 for (SideFile.Second s : seconds) {
-                    x.add((double) s.second());
-                    y.add((double) s.requests());
+                    elapsed += s.durationSeconds();
+                    // Each entry at its end, at its own rate; a run's last entry is what was left of it (often a few
+                    // milliseconds): too short for a rate, and as a count it would plot as a drop to zero.
+                    if (s.durationSeconds() >= MIN_ENTRY_SECONDS) {
+                        x.add(elapsed);
+                        y.add(s.rate());
+                    }
                 }
-                XYSeries series = chart.addSeries(line.series() + " fork " + f.fork(), x, y);
+                XYSeries series = chart.addSeries(line.series() + " " + f.trial(), x, y);
                 series.setMarker(SeriesMarkers.NONE);
             }
         }
@@ -235,7 +205,7 @@ public final class Charts {
 
     private static Chart<?, ?> percentiles(ChartSpec.PercentilePlot spec, Measurements m) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
-                .xAxisTitle("percentile").yAxisTitle("latency (µs, corrected for coordinated omission)").build();
+                .xAxisTitle("percentile").yAxisTitle("latency (µs)").build();
         style(chart.getStyler());
         // x = log10(1 / (1 - percentile)): 0 is the median's left end (0%), 1 is 90%, 2 is 99%, 3 is 99.9%; XChart's
         // own log axis ignores a label function, so the axis is linear in the logarithm, labelled at whole decades.
@@ -255,7 +225,7 @@ public final class Charts {
                     }
                 }
                 if (!x.isEmpty()) {
-                    chart.addSeries(line.series() + " fork " + f.fork(), x, y).setMarker(SeriesMarkers.NONE);
+                    chart.addSeries(line.series() + " " + f.trial(), x, y).setMarker(SeriesMarkers.NONE);
                 }
             }
         }
@@ -277,6 +247,12 @@ public final class Charts {
         String s = String.format(Locale.ROOT, "%." + decimals + "f", p);
         s = s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
         return s + "%";
+    }
+
+    /** A statistic's per-fork values for a result, or null (no result, or it lacks the statistic). */
+    private static double[] values(Statistic statistic, JmhResult r, Measurements m) {
+        ForkValues v = r == null ? null : statistic.forkValues(r, m);
+        return v == null ? null : v.values();
     }
 
     private static String axis(String name, String unit) {

@@ -2,39 +2,40 @@ package loopbench.claims;
 
 import loopbench.report.JmhResult;
 import loopbench.stats.LogRatio;
+import loopbench.stats.Region;
 
 import java.util.List;
 
 /**
  * What one {@link Check} found: the ratio with its 95% interval, the one-sided p-values for and against the claimed
- * region, and its own status ({@link Verdict#CONFIRMED}, {@link Verdict#REFUTED}, {@link Verdict#INCONCLUSIVE} or
- * {@link Verdict#MISSING}; null for a supporting check without a region). The claim combines its checks' statuses
- * (with Holm's correction on the p-values against).
+ * region, how they were computed ({@link Check.Basis}: the method and the rounds or forks), and its own status
+ * ({@link Verdict#CONFIRMED}, {@link Verdict#REFUTED}, {@link Verdict#INCONCLUSIVE} or {@link Verdict#MISSING}; null
+ * for a supporting check without a region). The claim combines its checks' statuses (with Holm's correction on the
+ * p-values against).
  */
 public record CheckResult(Check check, Verdict status, double ratio, double lower, double upper, double pFor,
-                          double pAgainst, String method, double[] numeratorForks, double[] denominatorForks,
+                          double pAgainst, Check.Basis basis, ForkValues numeratorForks, ForkValues denominatorForks,
                           JmhResult numerator, JmhResult denominator, List<Selection> missing, List<String> notes) {
 
     public static final double CONFIDENCE = 0.95;
 
     static CheckResult missing(Check c, List<Selection> missing, List<String> notes) {
-        return new CheckResult(c, Verdict.MISSING, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "",
+        return new CheckResult(c, Verdict.MISSING, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null,
                 null, null, null, null, List.copyOf(missing), List.copyOf(notes));
     }
 
-    static CheckResult noInterval(Check c, double[] a, double[] b, JmhResult num, JmhResult den, List<String> notes,
-                                  String method) {
-        double ratio = Double.NaN;
-        try {
-            ratio = b == null ? Double.NaN : LogRatio.unpaired(a, b).ratio();
-        } catch (IllegalArgumentException e) {
-            // non-positive values: no ratio at all
-        }
-        return new CheckResult(c, c.region() == null ? null : Verdict.INCONCLUSIVE, ratio, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, method, a, b, num, den, List.of(), List.copyOf(notes));
+    static CheckResult noInterval(Check c, ForkValues a, ForkValues b, JmhResult num, JmhResult den,
+                                  List<String> notes, Check.Basis basis) {
+        return noInterval(c, a, b, num, den, notes, basis, Double.NaN);
     }
 
-    static CheckResult of(Check c, LogRatio ratio, String method, double[] a, double[] b, JmhResult num,
+    static CheckResult noInterval(Check c, ForkValues a, ForkValues b, JmhResult num, JmhResult den,
+                                  List<String> notes, Check.Basis basis, double ratio) {
+        return new CheckResult(c, c.region() == null ? null : Verdict.INCONCLUSIVE, ratio, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, basis, a, b, num, den, List.of(), List.copyOf(notes));
+    }
+
+    static CheckResult of(Check c, LogRatio ratio, Check.Basis basis, ForkValues a, ForkValues b, JmhResult num,
                           JmhResult den, List<String> notes) {
         LogRatio.Interval i = ratio.interval(CONFIDENCE);
         double pFor = Double.NaN;
@@ -42,13 +43,12 @@ public record CheckResult(Check check, Verdict status, double ratio, double lowe
         Verdict status = null;
         Region region = c.region();
         if (region != null) {
-            boolean above = region.direction() == Region.Direction.ABOVE;
-            pFor = above ? ratio.pValueAbove(region.boundary()) : ratio.pValueBelow(region.boundary());
-            pAgainst = above ? ratio.pValueBelow(region.boundary()) : ratio.pValueAbove(region.boundary());
+            pFor = region.pFor(ratio);
+            pAgainst = region.pAgainst(ratio);
             status = pFor < Region.ALPHA ? Verdict.CONFIRMED
                     : pAgainst < Region.ALPHA ? Verdict.REFUTED : Verdict.INCONCLUSIVE;
         }
-        return new CheckResult(c, status, ratio.ratio(), i.lower(), i.upper(), pFor, pAgainst, method, a, b, num, den,
+        return new CheckResult(c, status, ratio.ratio(), i.lower(), i.upper(), pFor, pAgainst, basis, a, b, num, den,
                 List.of(), List.copyOf(notes));
     }
 
@@ -56,7 +56,13 @@ public record CheckResult(Check check, Verdict status, double ratio, double lowe
         return !Double.isNaN(lower);
     }
 
-    /** "1.23 [1.10, 1.37]". */
+    /** "no effect beyond ±2%" when the check has a margin and the interval lies wholly within it, else null. */
+    public String equivalence() {
+        return check.margin() != null && hasInterval() && check.margin().contains(lower, upper)
+                ? check.margin().noEffect() : null;
+    }
+
+    /** "1.23 [1.10, 1.37]", with the equivalence reading when there is one. */
     public String effect() {
         if (status == Verdict.MISSING) {
             return "no data";
@@ -64,6 +70,31 @@ public record CheckResult(Check check, Verdict status, double ratio, double lowe
         if (!hasInterval()) {
             return Format.ratio(ratio) + " (no interval)";
         }
-        return Format.ratio(ratio) + " [" + Format.ratio(lower) + ", " + Format.ratio(upper) + "]";
+        String e = Format.ratio(ratio) + " [" + Format.ratio(lower) + ", " + Format.ratio(upper) + "]";
+        return equivalence() == null ? e : e + ": " + equivalence();
+    }
+
+    /** The method and the rounds or forks, "-" without data. */
+    public String basisText() {
+        return basis == null ? "-" : basis.describe();
+    }
+
+    /**
+     * "3 of 6 rounds" when a side of the check rests on fewer rounds (or forks) than profiles/claims.jmh assigns to
+     * the group that produces it, else null.
+     */
+    public String provisional() {
+        if (basis == null) {
+            return null;
+        }
+        List<Selection> sides = check.selections();
+        for (int k = 0; k < sides.size(); k++) {
+            int had = basis.behind(k == 0);
+            int asked = sides.get(k).group().rounds();
+            if (had < asked) {
+                return had + " of " + asked + " rounds";
+            }
+        }
+        return null;
     }
 }

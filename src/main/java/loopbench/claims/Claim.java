@@ -7,18 +7,25 @@ import java.util.Set;
 
 /**
  * A published claim and how loopbench decides it: the decisive checks (all must be confirmed for CONFIRMED; any
- * refuted, after Holm's correction, makes it REFUTED), supporting checks (shown, never deciding), the charts, and,
- * for a claim this machine cannot test, the reason.
+ * refuted, after Holm's correction, makes it REFUTED), supporting checks (shown, never deciding), the charts, why
+ * the statistic is the faithful one, where the processes run, and what changed against the rules of 2026-11-23.
+ * CLAIMS.md's per-claim sections are generated from these ({@link CatalogMarkdown}).
  *
- * @param figure       the article's own figure for the claim, as the article gives it
- * @param experiment   what runs here to test it
- * @param rule         how the measurement turns into a verdict, in words (the checks' regions are the rule)
- * @param figures      the measured figures worth seeing next to the article's (absolute values, per fork)
- * @param notTestable  why this machine cannot test it and what would, or null
+ * @param figure        the article's own figure for the claim, as the article gives it
+ * @param experiment    what runs here to test it
+ * @param why           why the statistic is the faithful one
+ * @param placement     where the processes run (or "in process")
+ * @param boundary      why the boundaries are where they are
+ * @param figures       the measured figures worth seeing next to the article's (absolute values, per fork)
+ * @param untestable    when the decisive checks have no data: why this machine cannot test the claim and what
+ *                      would (the verdict is then NOT-TESTABLE-HERE, not MISSING); null for a claim always testable
+ * @param notReproduced conditions of the article this machine cannot reproduce even when the claim is judged, or null
+ * @param changes       what changed against the rules of 2026-11-23, with the reason (empty: unchanged)
  */
 public record Claim(String id, String title, String statement, Article article, String figure, String experiment,
-                    String rule, List<Check> decisive, List<Check> supporting, List<Figure> figures,
-                    List<ChartSpec> charts, String notTestable) {
+                   String why, String placement, String boundary, List<Check> decisive, List<Check> supporting,
+                   List<Figure> figures, List<ChartSpec> charts, String untestable, String notReproduced,
+                   List<String> changes) {
 
     /** A measured figure the report shows with its interval: a statistic of one configuration. */
     public record Figure(String label, Selection selection, Statistic statistic) {
@@ -29,14 +36,19 @@ public record Claim(String id, String title, String statement, Article article, 
         supporting = List.copyOf(supporting);
         figures = List.copyOf(figures);
         charts = List.copyOf(charts);
-        if (notTestable == null && decisive.isEmpty()) {
-            throw new IllegalArgumentException(id + ": a testable claim needs at least one decisive check");
+        changes = List.copyOf(changes);
+        if (decisive.isEmpty()) {
+            throw new IllegalArgumentException(id + ": a claim needs at least one decisive check");
         }
         for (Check c : decisive) {
             if (c.region() == null) {
                 throw new IllegalArgumentException(id + ": decisive check '" + c.label() + "' has no region");
             }
         }
+    }
+
+    static Builder builder(String id, String title) {
+        return new Builder(id, title);
     }
 
     /** Every configuration the claim reads, decisive checks first. */
@@ -49,10 +61,139 @@ public record Claim(String id, String title, String statement, Article article, 
         return s;
     }
 
-    /** The distinct profile lines that produce what the claim reads, in order. */
-    public List<String> profileLines() {
-        Set<String> lines = new LinkedHashSet<>();
-        selections().forEach(s -> lines.add(s.profileLine()));
-        return List.copyOf(lines);
+    /** The distinct groups of profiles/claims.jmh that produce what the claim reads, in order. */
+    public List<Group> groups() {
+        Set<Group> groups = new LinkedHashSet<>();
+        selections().forEach(s -> groups.add(s.group()));
+        return List.copyOf(groups);
+    }
+
+    /** The groups its decisive checks read. */
+    public List<Group> decisiveGroups() {
+        Set<Group> groups = new LinkedHashSet<>();
+        decisive.forEach(c -> c.selections().forEach(s -> groups.add(s.group())));
+        return List.copyOf(groups);
+    }
+
+    /** The rule in words, from the decisive checks' regions and margins. */
+    public String rule() {
+        StringBuilder s = new StringBuilder();
+        if (decisive.size() == 1) {
+            Check c = decisive.get(0);
+            s.append("CONFIRMED if the 95% interval of ").append(c.label()).append(" lies ")
+                    .append(c.region().words(Format::ratio)).append("; REFUTED if it lies wholly outside.");
+        } else {
+            s.append("CONFIRMED if every decisive interval lies inside its region (");
+            List<String> parts = new ArrayList<>();
+            for (Check c : decisive) {
+                parts.add(c.label() + " " + c.region().words(Format::ratio));
+            }
+            s.append(String.join("; ", parts)).append("); REFUTED if any lies wholly outside its region with its ")
+                    .append("p-value Holm-adjusted over the ").append(decisive.size()).append(" checks below 0.025.");
+        }
+        Set<String> margins = new LinkedHashSet<>();
+        decisive.stream().filter(c -> c.margin() != null).forEach(c -> margins.add(c.margin().describe()));
+        for (String m : margins) {
+            s.append(" Equivalence margin ").append(m).append(": an interval wholly within it reads \"no effect ")
+                    .append("beyond ").append(m).append("\" and counts against the claim.");
+        }
+        s.append(" Otherwise INCONCLUSIVE.");
+        return s.toString();
+    }
+
+    /** Builds a claim field by field (the record has many). */
+    static final class Builder {
+        private final String id;
+        private final String title;
+        private String statement;
+        private Article article;
+        private String figure;
+        private String experiment;
+        private String why;
+        private String placement;
+        private String boundary;
+        private List<Check> decisive = List.of();
+        private List<Check> supporting = List.of();
+        private List<Figure> figures = List.of();
+        private List<ChartSpec> charts = List.of();
+        private String untestable;
+        private String notReproduced;
+        private List<String> changes = List.of();
+
+        private Builder(String id, String title) {
+            this.id = id;
+            this.title = title;
+        }
+
+        Builder claim(String statement) {
+            this.statement = statement;
+            return this;
+        }
+
+        Builder article(Article a, String figure) {
+            this.article = a;
+            this.figure = figure;
+            return this;
+        }
+
+        Builder experiment(String text) {
+            this.experiment = text;
+            return this;
+        }
+
+        Builder why(String text) {
+            this.why = text;
+            return this;
+        }
+
+        Builder placement(String text) {
+            this.placement = text;
+            return this;
+        }
+
+        Builder boundary(String text) {
+            this.boundary = text;
+            return this;
+        }
+
+        Builder decisive(Check... checks) {
+            this.decisive = List.of(checks);
+            return this;
+        }
+
+        Builder supporting(Check... checks) {
+            this.supporting = List.of(checks);
+            return this;
+        }
+
+        Builder figures(Figure... f) {
+            this.figures = List.of(f);
+            return this;
+        }
+
+        Builder charts(ChartSpec... c) {
+            this.charts = List.of(c);
+            return this;
+        }
+
+        Builder untestable(String reason) {
+            this.untestable = reason;
+            return this;
+        }
+
+        Builder notReproduced(String text) {
+            this.notReproduced = text;
+            return this;
+        }
+
+        Builder changes(String... c) {
+            this.changes = List.of(c);
+            return this;
+        }
+
+        Claim build() {
+            return new Claim(id, title, statement, article, figure, experiment, why, placement, boundary, decisive,
+                    supporting, figures, charts, untestable, notReproduced, changes);
+        }
     }
 }

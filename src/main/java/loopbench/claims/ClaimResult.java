@@ -1,6 +1,7 @@
 package loopbench.claims;
 
 import loopbench.stats.Holm;
+import loopbench.stats.Region;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,15 +11,19 @@ import java.util.Set;
 /**
  * A claim's verdict from its checks.
  * <ol>
- *   <li>NOT-TESTABLE-HERE if the claim says so (its checks are still measured and shown).</li>
+ *   <li>NOT-TESTABLE-HERE if the claim cannot be tested without results this machine did not produce (its decisive
+ *       checks have no data and the claim says why; e.g. a link shaped to 1 Gbit/s needs network namespaces).</li>
  *   <li>REFUTED if any decisive check's p-value against the claimed region, Holm-adjusted over the claim's
  *       decisive checks, is below {@link Region#ALPHA}: one clear contradiction is enough, and Holm keeps a claim
- *       with many checks from being refuted by chance.</li>
- *   <li>MISSING if a decisive check has no data (the report names the profile lines).</li>
+ *       with many checks from being refuted by chance. An interval wholly within a check's equivalence margin is
+ *       such a contradiction for a claim of an effect, and is worded "no effect beyond +-m".</li>
+ *   <li>MISSING if a decisive check has no data (the report names the labelled profile lines).</li>
  *   <li>CONFIRMED if every decisive check is confirmed on its own (an intersection of one-sided tests needs no
  *       correction).</li>
- *   <li>INCONCLUSIVE otherwise: some interval straddles its boundary.</li>
+ *   <li>INCONCLUSIVE otherwise: some interval straddles a boundary.</li>
  * </ol>
+ * A verdict is provisional when a decisive check rests on fewer rounds than profiles/claims.jmh assigns
+ * ({@link #provisional()}).
  */
 public record ClaimResult(Claim claim, Verdict verdict, String reason, List<CheckResult> decisive,
                           double[] adjustedAgainst, List<CheckResult> supporting) {
@@ -28,57 +33,82 @@ public record ClaimResult(Claim claim, Verdict verdict, String reason, List<Chec
         List<CheckResult> supporting = claim.supporting().stream().map(c -> c.evaluate(m)).toList();
         double[] against = decisive.stream().mapToDouble(CheckResult::pAgainst).toArray();
         double[] adjusted = Holm.adjust(against);
-        if (claim.notTestable() != null) {
-            return new ClaimResult(claim, Verdict.NOT_TESTABLE_HERE, claim.notTestable(), decisive, adjusted, supporting);
+        if (claim.untestable() != null && decisive.stream().allMatch(r -> r.status() == Verdict.MISSING)) {
+            return new ClaimResult(claim, Verdict.NOT_TESTABLE_HERE, claim.untestable(), decisive, adjusted,
+                    supporting);
         }
         List<String> refuted = new ArrayList<>();
         for (int i = 0; i < decisive.size(); i++) {
             if (adjusted[i] < Region.ALPHA) {
                 CheckResult r = decisive.get(i);
-                refuted.add(r.check().label() + ": " + r.effect() + " lies outside the claimed region "
-                        + r.check().region().describe() + " (Holm-adjusted p = " + Format.p(adjusted[i]) + ")");
+                String region = r.check().region().describe(Format::ratio);
+                refuted.add(r.check().label() + ": " + r.effect() + (r.equivalence() != null
+                        ? ", against the claimed " + region : " lies outside the claimed region " + region)
+                        + " (Holm-adjusted p = " + Format.p(adjusted[i]) + ")");
             }
         }
         if (!refuted.isEmpty()) {
             return new ClaimResult(claim, Verdict.REFUTED, String.join("; ", refuted), decisive, adjusted, supporting);
         }
-        Set<String> lines = new LinkedHashSet<>();
+        Set<String> producers = new LinkedHashSet<>();
+        Set<String> configurations = new LinkedHashSet<>();
         for (CheckResult r : decisive) {
-            r.missing().forEach(s -> lines.add(s.profileLine()));
+            r.missing().forEach(s -> {
+                producers.add(s.group().producedBy());
+                configurations.add(s.describe());
+            });
         }
-        if (!lines.isEmpty()) {
-            return new ClaimResult(claim, Verdict.MISSING, "no results for " + String.join("; ", missingConfigurations(decisive))
-                    + ". Produced by profiles/claims.jmh: " + String.join(" | ", lines.stream().map(l -> "`" + l + "`").toList()),
-                    decisive, adjusted, supporting);
+        if (!producers.isEmpty()) {
+            return new ClaimResult(claim, Verdict.MISSING, "no results for " + String.join("; ", configurations)
+                    + ". Produced by " + String.join("; ", producers), decisive, adjusted, supporting);
         }
         if (decisive.stream().allMatch(r -> r.status() == Verdict.CONFIRMED)) {
             return new ClaimResult(claim, Verdict.CONFIRMED, decisive.size() == 1
-                    ? "the 95% interval lies inside the claimed region " + decisive.get(0).check().region().describe()
-                    : "every decisive check's 95% interval lies inside its claimed region", decisive, adjusted, supporting);
+                    ? "the 95% interval lies inside the claimed region "
+                    + decisive.get(0).check().region().describe(Format::ratio)
+                    : "every decisive check's 95% interval lies inside its claimed region", decisive, adjusted,
+                    supporting);
         }
         List<String> open = new ArrayList<>();
         for (CheckResult r : decisive) {
             if (r.status() != Verdict.CONFIRMED) {
-                open.add(r.check().label() + ": " + r.effect() + (r.hasInterval()
-                        ? " straddles " + Format.ratio(r.check().region().boundary())
-                        : "") + (r.notes().isEmpty() ? "" : " (" + String.join("; ", r.notes()) + ")"));
+                String boundaries = String.join(" or ", r.check().region().boundaries().stream()
+                        .map(Format::ratio).toList());
+                open.add(r.check().label() + ": " + r.effect() + (r.hasInterval() ? " straddles " + boundaries : "")
+                        + (r.notes().isEmpty() ? "" : " (" + String.join("; ", r.notes()) + ")"));
             }
         }
         return new ClaimResult(claim, Verdict.INCONCLUSIVE, "inside the noise: " + String.join("; ", open), decisive,
                 adjusted, supporting);
     }
 
-    private static List<String> missingConfigurations(List<CheckResult> decisive) {
-        Set<String> s = new LinkedHashSet<>();
-        decisive.forEach(r -> r.missing().forEach(x -> s.add(x.describe())));
-        return List.copyOf(s);
+    /**
+     * "3 of 6 rounds" when the verdict rests on a decisive check with fewer rounds than profiles/claims.jmh assigns
+     * to its group (a short run, e.g. the default selection), else null. Only verdicts that judged data can be.
+     */
+    public String provisional() {
+        if (verdict == Verdict.MISSING || verdict == Verdict.NOT_TESTABLE_HERE) {
+            return null;
+        }
+        for (CheckResult r : decisive) {
+            if (r.provisional() != null) {
+                return r.provisional();
+            }
+        }
+        return null;
     }
 
-    /** The profile lines that produce every missing configuration of this claim (decisive and supporting). */
-    public List<String> missingLines() {
-        Set<String> lines = new LinkedHashSet<>();
-        decisive.forEach(r -> r.missing().forEach(s -> lines.add(s.profileLine())));
-        supporting.forEach(r -> r.missing().forEach(s -> lines.add(s.profileLine())));
-        return List.copyOf(lines);
+    /** "CONFIRMED" or "CONFIRMED (provisional: 3 of 6 rounds)". */
+    public String verdictText() {
+        String p = provisional();
+        return p == null ? verdict.label() : verdict.label() + " (provisional: " + p + ")";
+    }
+
+    /** The groups that produce every missing configuration of this claim (decisive and supporting). */
+    public List<Group> missingGroups() {
+        Set<Group> groups = new LinkedHashSet<>();
+        decisive.forEach(r -> r.missing().forEach(s -> groups.add(s.group())));
+        supporting.forEach(r -> r.missing().forEach(s -> groups.add(s.group())));
+        return List.copyOf(groups);
     }
 }

@@ -1,5 +1,8 @@
 package loopbench.claims;
 
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
 import loopbench.report.AtomicFile;
 import loopbench.report.JmhResult;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -8,9 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,33 +22,35 @@ import java.util.stream.Collectors;
 
 /**
  * The claims report: every claim's verdict with its evidence, from JMH JSON results, as {@code DIR/report.md}
- * (charts as {@code DIR/charts/*.png}) and a self-contained {@code DIR/report.html} (the same content, charts
- * embedded). Opens with the machine, then a verdict table, then one section per claim: the claim and the
- * article's figure, the verdict and why, the checks with their 95% intervals, the measured figures, charts, flame
- * graphs when they were taken, and the commands that reproduce it.
+ * (charts as {@code DIR/charts/*.png}), a self-contained {@code DIR/report.html} (the same content, charts
+ * embedded) and {@code DIR/report.json} (verdicts and every check's figures, for tools and for the test that keeps
+ * committed runs honest). Opens with the machine and where each process ran, then a verdict table, then one section
+ * per claim: the claim and the article's figure, the verdict and why, the checks with their 95% intervals and how
+ * they were computed (method, rounds or forks), the results read with their placement, the measured figures,
+ * charts, flame graphs when they were taken, and the commands that reproduce it.
  */
 public final class ClaimsReport {
     public static final String MARKDOWN = "report.md";
     public static final String HTML = "report.html";
+    public static final String JSON = "report.json";
     public static final String CHARTS = "charts";
 
     private ClaimsReport() {
     }
 
     /** What was written. */
-    public record Written(Path markdown, Path html, List<ClaimResult> results, Map<String, Path> charts) {
+    public record Written(Path markdown, Path html, Path json, List<ClaimResult> results, Map<String, Path> charts) {
         public long count(Verdict v) {
             return results.stream().filter(r -> r.verdict() == v).count();
         }
 
         /** "3 CONFIRMED, 1 REFUTED, ..." */
         public String summary() {
-            return Arrays.stream(Verdict.values()).filter(v -> count(v) > 0)
-                    .map(v -> count(v) + " " + v.label()).collect(Collectors.joining(", "));
+            return ClaimsReport.summary(results);
         }
     }
 
-    /** Reads the JSON files (and their side files, flame graphs, machine.json) and writes the report into {@code out}. */
+    /** Reads the JSON files (and their side files, flame graphs, machine.json), writes the report into {@code out}. */
     public static Written write(List<Path> jsonFiles, Path out, List<Claim> claims) throws IOException {
         return write(Measurements.load(jsonFiles), out, claims);
     }
@@ -70,7 +73,7 @@ public final class ClaimsReport {
                 }
                 byte[] png = Charts.png(chart);
                 Path file = dir.resolve(CHARTS).resolve(spec.id() + ".png");
-                replace(file, png);
+                AtomicFile.write(file, png);
                 pngs.put(spec.id(), png);
                 chartFiles.put(spec.id(), file);
             }
@@ -79,97 +82,177 @@ public final class ClaimsReport {
         ReportPage page = new ReportPage("loopbench: the claims, measured");
         page.paragraph("Each claim comes from a published article; each is tested here by the experiments of "
                 + "`profiles/claims.jmh` (CLAIMS.md says how, claim by claim). A verdict rests on ratios of per-fork "
-                + "means with 95% confidence intervals (Welch t on the logarithms; one-sample t against a constant), "
-                + "compared with the region the claim predicts: **CONFIRMED** when every decisive interval lies inside "
-                + "it, **REFUTED** when one lies outside (Holm-corrected over the claim's checks), **INCONCLUSIVE** when "
-                + "an interval straddles the boundary (the effect is inside the noise), **NOT-TESTABLE-HERE** when this "
-                + "machine cannot produce the conditions, **MISSING** when the results are not in the input (the profile "
-                + "line that produces them is named).");
+                + "means with 95% confidence intervals: the paired t on per-round log ratios when both configurations "
+                + "ran in the same randomized, interleaved rounds (forks matched by round), the one-sample t against "
+                + "a constant, Welch's t for forks outside rounds. **CONFIRMED** when every decisive interval lies "
+                + "inside its claimed region, **REFUTED** when one lies outside (Holm-corrected over the claim's "
+                + "checks; an interval wholly within a stated equivalence margin reads \"no effect beyond ±m\"), "
+                + "**INCONCLUSIVE** when an interval straddles a boundary, **NOT-TESTABLE-HERE** when this machine "
+                + "did not produce the conditions, **MISSING** when the results are not in the input (the labelled "
+                + "line of `profiles/claims.jmh` that produces them is named). A verdict is **provisional** when it "
+                + "rests on fewer rounds than `profiles/claims.jmh` assigns.");
         page.paragraph("Input: " + (m.sources().isEmpty() ? "(results given directly)"
                 : m.sources().stream().map(p -> "`" + p + "`").collect(Collectors.joining(", ")))
-                + ". " + m.results().size() + " result(s). Verdicts: " + summary(results) + ".");
-        if (!m.problems().isEmpty()) {
-            page.bullets(m.problems().stream().map(p -> "unreadable side file: " + p).toList());
+                + ". " + m.results().size() + " result(s)" + runs(m) + ". Verdicts: " + summary(results) + ".");
+        List<String> notes = new ArrayList<>();
+        m.problems().forEach(p -> notes.add("unreadable side file: " + p));
+        int foreign = m.foreignSideFiles();
+        if (foreign > 0) {
+            notes.add(foreign + " side file(s) next to the input belong to no result read here (other runs, tests, "
+                    + "other parameters) and were left out.");
+        }
+        if (m.runs().isEmpty() && !m.ownSideFiles().isEmpty()) {
+            notes.add("The results carry no run id: their side files were matched by benchmark and parameters "
+                    + "only.");
+        }
+        if (!notes.isEmpty()) {
+            page.bullets(notes);
         }
 
         page.heading(2, "The machine", "machine");
         page.table(List.of("", "value", "source"),
                 Machine.describe(m).stream().map(r -> List.of(r.what(), r.value(), r.source())).toList());
+        List<List<String>> placements = placementRows(m, m.results().stream().filter(ClaimsReport::endToEnd).toList());
+        if (!placements.isEmpty()) {
+            page.paragraph("**Where each end-to-end process ran** (the `placement` parameter; the CPUs each process "
+                    + "had, read back from /proc; its CPU use over the measurement, in CPUs), from the side files "
+                    + "of each result's own run:");
+            page.table(PLACEMENT_HEADER, placements);
+        }
 
         page.heading(2, "Verdicts", "verdicts");
         List<List<String>> rows = new ArrayList<>();
         for (ClaimResult r : results) {
             CheckResult headline = headline(r);
             String effect = headline == null ? "-"
-                    : (r.decisive().contains(headline) ? "" : "(supporting) ") + headline.check().label() + ": " + headline.effect();
-            rows.add(List.of(r.claim().id(), r.claim().title(), r.claim().figure(), effect, r.verdict().label()));
+                    : (r.decisive().contains(headline) ? "" : "(supporting) ") + headline.check().label() + ": "
+                    + headline.effect();
+            String basis = headline == null ? "-" : headline.basisText()
+                    + (r.provisional() == null ? "" : "; provisional: " + r.provisional());
+            rows.add(List.of(r.claim().id(), r.claim().title(), r.claim().figure(), effect, r.verdict().label(),
+                    basis));
         }
-        page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict"), rows);
+        page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict", "basis"), rows);
 
         for (ClaimResult r : results) {
             section(page, r, m, dir, pngs);
         }
         page.heading(2, "How to read the numbers", "method");
         page.bullets(List.of(
-                "A ratio is of geometric means of per-fork means (each fork's mean over its measurement iterations); its "
-                        + "95% interval comes from the spread of the fork means, so it includes fork-to-fork variation. "
-                        + "Counters that are exact (bytes per request) give a point interval.",
-                "p for / p against: one-sided p-values that the ratio lies inside / outside the claimed region; a check "
-                        + "is confirmed when p for < 0.025 (its 95% interval lies inside), refuted when p against < 0.025. "
-                        + "For a claim, the p-values against are Holm-adjusted over its decisive checks.",
+                "A ratio is of geometric means of per-fork means (each fork's mean over its measurement iterations); "
+                        + "its 95% interval comes from the spread of the per-round log ratios (paired) or of the "
+                        + "fork means (Welch, one-sample), so it includes fork-to-fork variation. Counters that are "
+                        + "exact (bytes per request) give a point interval.",
+                "Paired: each round ran one fork of every configuration of a group, in random order; a round that "
+                        + "one configuration lacks (a failed fork) has no pair and is dropped, and the method says how "
+                        + "many were.",
+                "p for / p against: one-sided p-values that the ratio lies inside / outside the claimed region; a "
+                        + "check is confirmed when p for < 0.025 (its 95% interval lies inside), refuted when p "
+                        + "against < 0.025. For a claim, the p-values against are Holm-adjusted over its decisive "
+                        + "checks.",
                 "Figures are means of the fork means with the half-width of their 95% t interval.",
                 "Bars show the same means and intervals (whiskers); a configuration with no result has no bar.",
-                "Timings come from a 2-core machine others may share: prefer the ratios, CPU per request and the exact "
-                        + "counters to absolute throughput."));
+                "Timings come from a 2-core machine others may share: prefer the ratios, CPU per request and the "
+                        + "exact counters to absolute throughput."));
         Path md = dir.resolve(MARKDOWN);
         Path html = dir.resolve(HTML);
-        replace(md, page.markdown().getBytes(StandardCharsets.UTF_8));
-        replace(html, page.html().getBytes(StandardCharsets.UTF_8));
-        return new Written(md, html, results, chartFiles);
+        Path json = dir.resolve(JSON);
+        AtomicFile.write(md, page.markdown().getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(html, page.html().getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(json, json(results, m).getBytes(StandardCharsets.UTF_8));
+        return new Written(md, html, json, results, chartFiles);
+    }
+
+    private static final List<String> PLACEMENT_HEADER = List.of("result", "placement", "CPUs each process had",
+            "CPU use (CPUs)", "trials");
+
+    private static boolean endToEnd(JmhResult r) {
+        return r.param(ClaimCatalog.PLACEMENT) != null
+                || r.secondaryNames().stream().anyMatch(n -> n.startsWith("e2e."));
+    }
+
+    private static List<List<String>> placementRows(Measurements m, List<JmhResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JmhResult r : results) {
+            Placement p = Placement.of(r, m);
+            rows.add(List.of(resultName(r), p.paramText(), p.cpusText(), p.useText(), Integer.toString(p.trials())));
+        }
+        return rows;
+    }
+
+    /** "ProxyEndToEndBenchmark.requests {layer=4, ...} (group proxy-64)". */
+    private static String resultName(JmhResult r) {
+        return r.key() + (r.origin().isEmpty() ? "" : " (" + r.origin() + ")");
+    }
+
+    private static String runs(Measurements m) {
+        Set<String> runs = m.runs();
+        return runs.isEmpty() ? "" : " of run " + String.join(", ", runs);
     }
 
     private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs) {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
-        page.verdict(r.verdict(), r.reason());
+        page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
+        if (c.notReproduced() != null && r.verdict() != Verdict.NOT_TESTABLE_HERE) {
+            page.paragraph("**Not reproduced here:** " + c.notReproduced() + ".");
+        }
         page.paragraph("**Claim.** " + c.statement());
         page.paragraph("**Article.** " + c.article().cite() + ". Setup: " + c.article().setup() + ". **Its figure:** "
                 + c.figure() + ".");
         page.paragraph("**Experiment.** " + c.experiment());
-        page.paragraph(c.notTestable() == null ? "**Rule.** " + c.rule() : "**Not testable here:** " + c.notTestable());
+        page.paragraph("**Why this statistic.** " + c.why());
+        page.paragraph("**Placement.** " + c.placement() + ".");
+        page.paragraph("**Rule.** " + c.rule() + " " + c.boundary());
 
         if (!r.decisive().isEmpty()) {
             List<List<String>> rows = new ArrayList<>();
             for (int i = 0; i < r.decisive().size(); i++) {
                 CheckResult x = r.decisive().get(i);
-                rows.add(List.of(x.check().label(), x.effect(), x.check().articleFigure(), x.check().region().describe(),
-                        Format.p(x.pFor()), Format.p(x.pAgainst()) + " (" + Format.p(r.adjustedAgainst()[i]) + ")",
-                        x.status().label(), forks(x), details(x)));
+                rows.add(List.of(x.check().label(), x.effect(), x.check().articleFigure(),
+                        x.check().region().describe(Format::ratio), Format.p(x.pFor()),
+                        Format.p(x.pAgainst()) + " (" + Format.p(r.adjustedAgainst()[i]) + ")", x.status().label(),
+                        x.basisText(), details(x)));
             }
             page.table(List.of("decisive check", "measured ratio [95% CI]", "article", "claimed", "p for",
-                    "p against (Holm)", "status", "forks", "how"), rows);
+                    "p against (Holm)", "status", "method, rounds / forks", "what"), rows);
         }
-        List<CheckResult> supporting = r.supporting();
-        if (!supporting.isEmpty()) {
+        if (!r.supporting().isEmpty()) {
             List<List<String>> rows = new ArrayList<>();
-            for (CheckResult x : supporting) {
-                rows.add(List.of(x.check().label(), x.effect(), x.check().articleFigure() == null ? "-" : x.check().articleFigure(),
-                        forks(x), details(x)));
+            for (CheckResult x : r.supporting()) {
+                rows.add(List.of(x.check().label(), x.effect(),
+                        x.check().articleFigure() == null ? "-" : x.check().articleFigure(), x.basisText(),
+                        details(x)));
             }
-            page.table(List.of("supporting check (decides nothing)", "measured ratio [95% CI]", "article", "forks", "how"), rows);
+            page.table(List.of("supporting check (decides nothing)", "measured ratio [95% CI]", "article",
+                    "method, rounds / forks", "what"), rows);
+        }
+        List<List<String>> read = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (Selection s : c.selections()) {
+            JmhResult res = m.find(s);
+            if (res == null || !seen.add(res.key() + res.origin()) || !endToEnd(res)) {
+                continue;
+            }
+            Placement p = Placement.of(res, m);
+            read.add(List.of(s.label() + " (`" + s.group().label() + "`)", p.paramText(), p.cpusText(), p.useText(),
+                    Integer.toString(p.trials())));
+        }
+        if (!read.isEmpty()) {
+            page.table(List.of("end-to-end result", "placement", "CPUs each process had", "CPU use (CPUs)",
+                    "trials"), read);
         }
         List<List<String>> figures = new ArrayList<>();
         for (Claim.Figure f : c.figures()) {
             JmhResult res = m.find(f.selection());
-            double[] v = res == null ? null : f.statistic().forkValues(res, m);
+            ForkValues v = res == null ? null : f.statistic().forkValues(res, m);
             if (v == null) {
                 continue;
             }
-            Charts.Mean mean = Charts.Mean.of(v);
+            Charts.Mean mean = Charts.Mean.of(v.values());
             String unit = f.statistic().unitFor(res);
             figures.add(List.of(f.label(), f.statistic().name(), Format.value(mean.mean(), unit),
-                    "± " + Format.value(mean.halfWidth(), unit),
-                    Arrays.stream(v).mapToObj(x -> Format.value(x, null)).collect(Collectors.joining(", "))));
+                    "± " + Format.value(mean.halfWidth(), unit), perFork(v)));
         }
         if (!figures.isEmpty()) {
             page.table(List.of("measured", "what", "mean", "95% CI", "per fork"), figures);
@@ -181,10 +264,10 @@ public final class ClaimsReport {
             }
         }
         List<String[]> flames = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
+        Set<String> flameSeen = new LinkedHashSet<>();
         for (Selection s : c.selections()) {
             JmhResult res = m.find(s);
-            if (res == null || !seen.add(res.key())) {
+            if (res == null || !flameSeen.add(res.key())) {
                 continue;
             }
             for (Path g : m.flameGraphs(res)) {
@@ -195,56 +278,49 @@ public final class ClaimsReport {
         if (!flames.isEmpty()) {
             page.links("**Flame graphs.**", flames);
         }
-        List<String> missing = r.missingLines();
+        List<Group> missing = r.missingGroups();
         if (!missing.isEmpty()) {
-            page.paragraph("**Not measured in the input.** Produced by these lines of `profiles/claims.jmh`:");
-            page.code(String.join("\n", missing));
+            page.paragraph("**Not measured in the input.** Produced by " + String.join("; ",
+                    missing.stream().map(Group::producedBy).toList()) + ".");
         }
         page.paragraph("**Reproduce.** All claims: `./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh` (report in "
-                + "`target/jmh/claims/`). This claim alone:");
+                + "`target/jmh/claims/`). This claim alone (its groups of profiles/claims.jmh, then the report):");
         page.code(reproduce(c));
     }
 
-    /** The commands that re-measure one claim and report on it. */
+    /** The commands that re-measure one claim (its labelled lines of profiles/claims.jmh) and report on it. */
     static String reproduce(Claim c) {
+        String labels = c.groups().stream().map(Group::label).collect(Collectors.joining("|"));
         StringBuilder s = new StringBuilder();
-        List<String> files = new ArrayList<>();
-        List<String> lines = c.profileLines();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            String guard = "";
-            if (line.startsWith("[jdk>=")) {
-                guard = "   # JDK " + line.substring(6, line.indexOf(']')) + "+ only";
-                line = line.substring(line.indexOf(']') + 1).trim();
-            }
-            String file = c.id() + (lines.size() > 1 ? "-" + (i + 1) : "") + ".json";
-            files.add(file);
-            s.append("java -jar target/benchmarks.jar ").append(line).append(" -rf json -rff ").append(file)
-                    .append(guard).append('\n');
+        s.append("grep -E '\\[label=(").append(labels).append(")\\]' profiles/claims.jmh > ").append(c.id())
+                .append(".jmh\n");
+        s.append("./mvnw -Pjmh verify -Djmh.profile=").append(c.id()).append(".jmh\n");
+        s.append("java -jar target/loopbench.jar claims target/jmh/results.json --claim ").append(c.id());
+        List<String> jars = c.groups().stream().filter(g -> g.jar() != null).map(Group::label).toList();
+        if (!jars.isEmpty()) {
+            s.append("\n# ").append(String.join(", ", jars)).append(" run from the Netty 4.1 benchmarks jar: ")
+                    .append(Group.NETTY_41_BUILD);
         }
-        s.append("java -jar target/loopbench.jar claims ").append(String.join(" ", files)).append(" --claim ").append(c.id());
         return s.toString();
     }
 
-    private static String forks(CheckResult x) {
-        if (x.numeratorForks() == null) {
-            return "-";
+    private static String perFork(ForkValues v) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            parts.add((v.hasRounds() ? "r" + v.rounds()[i] + " " : "") + Format.value(v.values()[i], null));
         }
-        return x.denominatorForks() == null ? Integer.toString(x.numeratorForks().length)
-                : x.numeratorForks().length + " vs " + x.denominatorForks().length;
+        return String.join(", ", parts);
     }
 
     private static String details(CheckResult x) {
         List<String> parts = new ArrayList<>();
-        if (!x.method().isEmpty()) {
-            parts.add(x.method());
-        }
         if (x.numerator() != null) {
-            parts.add(x.check().statistic().name() + " of " + x.numerator().key() + " / "
-                    + (x.denominator() != null ? x.denominator().key() : x.check().denominatorDescription()));
+            parts.add(x.check().statistic().name() + " of " + resultName(x.numerator()) + " / "
+                    + (x.denominator() != null ? resultName(x.denominator()) : x.check().denominatorDescription()));
         }
         if (x.status() == Verdict.MISSING) {
-            parts.add("no result for " + x.missing().stream().map(Selection::describe).collect(Collectors.joining(", ")));
+            parts.add("no result for " + x.missing().stream().map(Selection::describe)
+                    .collect(Collectors.joining(", ")));
         }
         parts.addAll(x.notes());
         return String.join("; ", parts);
@@ -270,12 +346,58 @@ public final class ClaimsReport {
         for (Verdict v : Verdict.values()) {
             n.put(v, results.stream().filter(r -> r.verdict() == v).count());
         }
+        long provisional = results.stream().filter(r -> r.provisional() != null).count();
         return n.entrySet().stream().filter(e -> e.getValue() > 0)
                 .map(e -> String.format(Locale.ROOT, "%d %s", e.getValue(), e.getKey().label()))
-                .collect(Collectors.joining(", "));
+                .collect(Collectors.joining(", ")) + (provisional == 0 ? "" : " (" + provisional + " provisional)");
     }
 
-    private static void replace(Path target, byte[] content) throws IOException {
-        AtomicFile.write(target, content);
+    /** report.json: each claim's verdict, and each check's figures. */
+    static String json(List<ClaimResult> results, Measurements m) {
+        JsonObject root = new JsonObject();
+        JsonArray runs = new JsonArray();
+        m.runs().forEach(runs::add);
+        root.add("runs", runs);
+        root.addProperty("summary", summary(results));
+        JsonArray claims = new JsonArray();
+        for (ClaimResult r : results) {
+            JsonObject o = new JsonObject();
+            o.addProperty("id", r.claim().id());
+            o.addProperty("verdict", r.verdict().label());
+            o.addProperty("provisional", r.provisional());
+            o.addProperty("reason", r.reason());
+            o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
+            o.add("supporting", checks(r.supporting(), null));
+            claims.add(o);
+        }
+        root.add("claims", claims);
+        return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeSpecialFloatingPointValues()
+                .create().toJson(root) + "\n";
+    }
+
+    private static JsonArray checks(List<CheckResult> checks, double[] holm) {
+        JsonArray a = new JsonArray();
+        for (int i = 0; i < checks.size(); i++) {
+            CheckResult x = checks.get(i);
+            JsonObject o = new JsonObject();
+            o.addProperty("label", x.check().label());
+            o.addProperty("status", x.status() == null ? null : x.status().label());
+            o.addProperty("ratio", x.ratio());
+            o.addProperty("lower", x.lower());
+            o.addProperty("upper", x.upper());
+            if (holm != null) {
+                o.addProperty("pFor", x.pFor());
+                o.addProperty("pAgainst", x.pAgainst());
+                o.addProperty("pAgainstHolm", holm[i]);
+            }
+            o.addProperty("equivalence", x.equivalence());
+            o.addProperty("method", x.basis() == null ? null : x.basis().method().name());
+            o.addProperty("n", x.basis() == null ? 0 : x.basis().n());
+            o.addProperty("dropped", x.basis() == null ? 0 : x.basis().dropped());
+            o.addProperty("sdLog", x.basis() == null ? Double.NaN : x.basis().sdLog());
+            o.addProperty("basis", x.basisText());
+            a.add(o);
+        }
+        return a;
     }
 }

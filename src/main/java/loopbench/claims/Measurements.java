@@ -9,13 +9,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Everything a claims report reads: the results of one or more JMH JSON files (a later file's result replaces an
- * earlier one with the same benchmark, mode and parameters), the end-to-end side files next to each
- * ({@code e2e/}), and the flame graphs next to each ({@code flame/}).
+ * earlier one with the same benchmark, mode, parameters, group and arm), the end-to-end side files next to each
+ * ({@code e2e/}) that belong to the results' own runs, and the flame graphs next to each ({@code flame/}).
+ *
+ * <p>The side-file folder is shared: nobody clears it between runs, and a second run without {@code mvn clean}
+ * writes into it too. So a result reads only the side files of its own run and arm ({@link SideFile#matches});
+ * the others are counted ({@link #foreignSideFiles()}) and the report says how many were left out.
  */
 public final class Measurements {
     private final List<Path> sources;
@@ -48,12 +54,19 @@ public final class Measurements {
             side.addAll(SideFile.readAll(d.resolve(EndToEndMetrics.SIDE_FILE_DIR), problems));
             flame.add(d.resolve(FlameGraphs.SUITE_DIR));
         }
-        return new Measurements(jsonFiles, List.copyOf(JmhResult.byKey(all).values()), side, flame, problems);
+        return new Measurements(jsonFiles, distinct(all), side, flame, problems);
     }
 
     /** Results given directly (tests). */
     public static Measurements of(List<JmhResult> results, List<SideFile> sideFiles) {
-        return new Measurements(List.of(), List.copyOf(JmhResult.byKey(results).values()), sideFiles, List.of(), List.of());
+        return new Measurements(List.of(), distinct(results), sideFiles, List.of(), List.of());
+    }
+
+    /** The results, a later one replacing an earlier one of the same key, group, arm and twin. */
+    private static List<JmhResult> distinct(List<JmhResult> results) {
+        Map<String, JmhResult> m = new LinkedHashMap<>();
+        results.forEach(r -> m.put(r.key() + "|" + r.group() + "|" + r.arm() + "|" + r.twin(), r));
+        return List.copyOf(m.values());
     }
 
     public List<Path> sources() {
@@ -77,9 +90,33 @@ public final class Measurements {
                 + ", was used";
     }
 
-    /** The side files of a result's trials, by fork. */
+    /** The side files of a result's trials (its own run and arm only), by round, else by fork. */
     public List<SideFile> sideFiles(JmhResult r) {
-        return sideFiles.stream().filter(f -> f.matches(r)).sorted(Comparator.comparingInt(SideFile::fork)).toList();
+        return sideFiles.stream().filter(f -> f.matches(r))
+                .sorted(Comparator.comparing((SideFile f) -> f.round() == null ? Integer.MAX_VALUE : f.round())
+                        .thenComparingLong(SideFile::fork))
+                .toList();
+    }
+
+    /** The run ids of the results (none for results of plain JMH runs). */
+    public Set<String> runs() {
+        Set<String> runs = new LinkedHashSet<>();
+        results.forEach(r -> {
+            if (r.run() != null) {
+                runs.add(r.run());
+            }
+        });
+        return runs;
+    }
+
+    /** Side files next to the input that no result reads: other runs', tests', earlier parameter sets'. */
+    public int foreignSideFiles() {
+        return (int) sideFiles.stream().filter(f -> results.stream().noneMatch(f::matches)).count();
+    }
+
+    /** Every side file next to the input that a result reads. */
+    public List<SideFile> ownSideFiles() {
+        return sideFiles.stream().filter(f -> results.stream().anyMatch(f::matches)).toList();
     }
 
     /** The flame graphs taken of a result (every root next to an input file). */

@@ -44,11 +44,12 @@ final class ReportPage {
         html.append("<p>").append(inline(text)).append("</p>\n");
     }
 
-    /** A verdict, coloured in HTML. */
-    void verdict(Verdict v, String reason) {
-        md.append("**Verdict: ").append(v.label()).append("**: ").append(reason).append("\n\n");
-        html.append("<p>Verdict: <span class=\"").append(v.label()).append("\">").append(v.label()).append("</span>: ")
-                .append(inline(reason)).append("</p>\n");
+    /** A verdict, coloured in HTML, with a qualifier after it (e.g. "provisional: 3 of 6 rounds"; null: none). */
+    void verdict(Verdict v, String qualifier, String reason) {
+        String q = qualifier == null ? "" : " (" + qualifier + ")";
+        md.append("**Verdict: ").append(v.label()).append(q).append("**: ").append(reason).append("\n\n");
+        html.append("<p>Verdict: <span class=\"").append(v.label()).append("\">").append(v.label()).append("</span>")
+                .append(escape(q)).append(": ").append(inline(reason)).append("</p>\n");
     }
 
     void table(List<String> header, List<List<String>> rows) {

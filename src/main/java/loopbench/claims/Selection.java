@@ -10,12 +10,13 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * One configuration a claim needs: a benchmark method ({@code Class.method}) with some of its parameters pinned,
- * and the line of {@code profiles/claims.jmh} that measures it. A result matches when it is of that method and
- * has every pinned parameter at the pinned value (parameters not named here are free, so that a benchmark may
- * gain a parameter without breaking the claims).
+ * One configuration a claim needs: a benchmark method ({@code Class.method}) with some of its parameters pinned, and
+ * the group of {@code profiles/claims.jmh} that measures it. A result matches when it is of that method and has
+ * every pinned parameter at the pinned value (parameters not named here are free, so that a benchmark may gain a
+ * parameter without breaking the claims); when results carry the rounds engine's group, the selection's own group
+ * is preferred (the same configuration may run in two groups, each paired with its own neighbours).
  */
-public record Selection(String label, String benchmark, Map<String, String> params, String profileLine) {
+public record Selection(String label, String benchmark, Map<String, String> params, Group group) {
 
     public Selection {
         if (!benchmark.matches("[A-Za-z0-9_]+\\.[A-Za-z0-9_]+")) {
@@ -24,8 +25,8 @@ public record Selection(String label, String benchmark, Map<String, String> para
         params = Collections.unmodifiableMap(new TreeMap<>(params));
     }
 
-    /** {@code Selection.of("L4", "X.m", line, "layer", "4", "threadModel", "reuse-server-thread")}. */
-    public static Selection of(String label, String benchmark, String profileLine, String... keyValues) {
+    /** {@code Selection.of("L4", "X.m", group, "layer", "4", "threadModel", "reuse-server-thread")}. */
+    public static Selection of(String label, String benchmark, Group group, String... keyValues) {
         if (keyValues.length % 2 != 0) {
             throw new IllegalArgumentException("parameters come in name, value pairs");
         }
@@ -33,19 +34,19 @@ public record Selection(String label, String benchmark, Map<String, String> para
         for (int i = 0; i < keyValues.length; i += 2) {
             p.put(keyValues[i], keyValues[i + 1]);
         }
-        return new Selection(label, benchmark, p, profileLine);
+        return new Selection(label, benchmark, p, group);
     }
 
     /** The same configuration with one parameter changed, under another label. */
     public Selection with(String newLabel, String param, String value) {
         Map<String, String> p = new TreeMap<>(params);
         p.put(param, value);
-        return new Selection(newLabel, benchmark, p, profileLine);
+        return new Selection(newLabel, benchmark, p, group);
     }
 
-    /** The same configuration measured by another profile line. */
-    public Selection on(String line) {
-        return new Selection(label, benchmark, params, line);
+    /** The same configuration measured by another group. */
+    public Selection in(Group other) {
+        return new Selection(label, benchmark, params, other);
     }
 
     /** The benchmark's class, e.g. {@code ProxyEndToEndBenchmark}. */
@@ -53,6 +54,7 @@ public record Selection(String label, String benchmark, Map<String, String> para
         return benchmark.substring(0, benchmark.indexOf('.'));
     }
 
+    /** Same method, every pinned parameter at its value (the group is not looked at). */
     public boolean matches(JmhResult r) {
         if (!r.shortName().equals(benchmark)) {
             return false;
@@ -65,15 +67,22 @@ public record Selection(String label, String benchmark, Map<String, String> para
         return true;
     }
 
-    /** Every result that matches, in input order. */
+    /**
+     * The results that measure this selection, in input order: those of its group when any result carries that
+     * group, else every match; twins of null experiments never.
+     */
     public List<JmhResult> matchesIn(List<JmhResult> results) {
-        List<JmhResult> m = new ArrayList<>();
+        List<JmhResult> all = new ArrayList<>();
+        List<JmhResult> ofGroup = new ArrayList<>();
         for (JmhResult r : results) {
-            if (matches(r)) {
-                m.add(r);
+            if (r.twin() == null && matches(r)) {
+                all.add(r);
+                if (group.label().equals(r.group())) {
+                    ofGroup.add(r);
+                }
             }
         }
-        return m;
+        return ofGroup.isEmpty() ? all : ofGroup;
     }
 
     /** {@code Class.method {k=v, ...}}. */

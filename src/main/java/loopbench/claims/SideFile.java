@@ -17,27 +17,33 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
  * What one end-to-end trial (one fork) leaves next to the JMH JSON, in {@code DIR/}{@value EndToEndMetrics#SIDE_FILE_DIR}:
  * {@code {"benchmark", "params", "fork", "load"}}, where {@code load} is the load generator's result over the
- * measurement iterations. The claims read the two things JMH's JSON cannot carry: the per-second series (a cold
- * proxy's warm-up curve) and the full latency distribution (the percentile plot).
+ * measurement iterations, and, from the suite, {@code "run"} (and from the rounds engine {@code "arm"} and
+ * {@code "round"}) that tie the file to the run and fork that wrote it, and {@code "placement"}: the placement
+ * parameter, the CPUs each process really had and each one's CPU use. The claims read what JMH's JSON cannot
+ * carry: the per-second series (a cold proxy's warm-up curve), the full latency distribution (the percentile
+ * plot), and where each process ran.
  */
 public final class SideFile {
     private final Path file;
     private final String benchmark;
     private final Map<String, String> params;
-    private final int fork;
+    private final long fork;
+    private final JsonObject json;
     private final JsonObject load;
 
-    private SideFile(Path file, String benchmark, Map<String, String> params, int fork, JsonObject load) {
+    private SideFile(Path file, String benchmark, Map<String, String> params, long fork, JsonObject json) {
         this.file = file;
         this.benchmark = benchmark;
         this.params = params;
         this.fork = fork;
-        this.load = load;
+        this.json = json;
+        this.load = json.getAsJsonObject("load");
     }
 
     /** Reads one side file; throws IOException naming the file when it is not one. */
@@ -52,9 +58,8 @@ public final class SideFile {
             if (o.has("params") && o.get("params").isJsonObject()) {
                 o.getAsJsonObject("params").entrySet().forEach(x -> p.put(x.getKey(), x.getValue().getAsString()));
             }
-            int fork = o.has("fork") ? o.get("fork").getAsInt() : 0;
-            return new SideFile(file, o.get("benchmark").getAsString(), Collections.unmodifiableMap(p), fork,
-                    o.getAsJsonObject("load"));
+            long fork = o.has("fork") ? o.get("fork").getAsLong() : 0;
+            return new SideFile(file, o.get("benchmark").getAsString(), Collections.unmodifiableMap(p), fork, o);
         } catch (JsonParseException | IllegalStateException | UnsupportedOperationException e) {
             throw new IOException(file + " is not an end-to-end side file: " + e.getMessage(), e);
         }
@@ -78,19 +83,88 @@ public final class SideFile {
         return files;
     }
 
-    /** Whether this trial measured {@code r}: same benchmark method and the same parameters. */
+    /**
+     * Whether this trial measured {@code r}: same benchmark method, the same parameters, and the same run (and arm,
+     * when the result has one). A result without a run id (a run before side files were tied to runs) takes only
+     * side files without one.
+     */
     public boolean matches(JmhResult r) {
         String b = benchmark;
         boolean sameBenchmark = b.equals(r.benchmark()) || b.equals(r.shortName()) || r.benchmark().endsWith("." + b);
-        return sameBenchmark && params.equals(r.params());
+        if (!sameBenchmark || !params.equals(r.params()) || !Objects.equals(run(), r.run())) {
+            return false;
+        }
+        return r.arm() == null || r.arm().equals(arm());
     }
 
     public Path file() {
         return file;
     }
 
-    public int fork() {
+    /** The fork's process id, as the benchmark wrote it. */
+    public long fork() {
         return fork;
+    }
+
+    private String string(String name) {
+        return json.has(name) && !json.get(name).isJsonNull() ? json.get(name).getAsString() : null;
+    }
+
+    /** The run that wrote this file, or null (files written before runs had ids, or by hand). */
+    public String run() {
+        return string("run");
+    }
+
+    /** The rounds engine's arm, or null. */
+    public String arm() {
+        return string("arm");
+    }
+
+    /** The round this fork ran in, or null outside the rounds engine. */
+    public Integer round() {
+        return json.has("round") && !json.get("round").isJsonNull() ? json.get("round").getAsInt() : null;
+    }
+
+    /** "round 3" or "fork 12345": how the report names this trial. */
+    public String trial() {
+        return round() != null ? "round " + round() : "fork " + fork;
+    }
+
+    /** The placement parameter the trial ran with, or null when the file does not say. */
+    public String placementName() {
+        JsonObject p = placement();
+        return p != null && p.has("name") ? p.get("name").getAsString() : null;
+    }
+
+    /** The CPUs each process (by role: client, proxy, origin, echo) really had, from /proc; empty if unknown. */
+    public Map<String, String> cpus() {
+        JsonObject p = placement();
+        return p != null && p.has("cpus") ? strings(p.getAsJsonObject("cpus")) : Map.of();
+    }
+
+    /**
+     * Each role's CPU use over the measurement, in CPUs (CPU seconds / wall seconds); empty if unknown. Read from
+     * {@code placement.cpuUse}, or a top-level {@code cpuUse}.
+     */
+    public Map<String, Double> cpuUse() {
+        JsonObject p = placement();
+        JsonObject use = p != null && p.has("cpuUse") ? p.getAsJsonObject("cpuUse")
+                : json.has("cpuUse") && json.get("cpuUse").isJsonObject() ? json.getAsJsonObject("cpuUse") : null;
+        Map<String, Double> m = new TreeMap<>();
+        if (use != null) {
+            use.entrySet().forEach(e -> m.put(e.getKey(), e.getValue().getAsDouble()));
+        }
+        return m;
+    }
+
+    private JsonObject placement() {
+        return json.has("placement") && json.get("placement").isJsonObject() ? json.getAsJsonObject("placement") : null;
+    }
+
+    private static Map<String, String> strings(JsonObject o) {
+        Map<String, String> m = new TreeMap<>();
+        o.entrySet().forEach(e -> m.put(e.getKey(), e.getValue().getAsString()));
+        return m;
     }
 
     public Map<String, String> params() {
@@ -101,8 +175,15 @@ public final class SideFile {
         return load;
     }
 
-    /** One second of the run as the load generator saw it. */
-    public record Second(int second, long requests, long errors, double p99Micros) {
+    /**
+     * One entry of the per-second series as the load generator saw it: nominally a second, but the last one of a
+     * run is whatever was left of it (often a few milliseconds), so its rate is {@link #rate()}, never its count.
+     */
+    public record Second(int second, double durationSeconds, long requests, long errors, double p99Micros) {
+        /** Requests per second over this entry's own duration. */
+        public double rate() {
+            return requests / durationSeconds;
+        }
     }
 
     /** The per-second series, in order; empty if the load result has none. */
@@ -114,6 +195,7 @@ public final class SideFile {
         for (JsonElement e : load.getAsJsonArray("perSecond")) {
             JsonObject s = e.getAsJsonObject();
             list.add(new Second(s.has("second") ? s.get("second").getAsInt() : list.size(),
+                    s.has("durationSeconds") ? s.get("durationSeconds").getAsDouble() : 1.0,
                     s.has("requests") ? s.get("requests").getAsLong() : 0,
                     s.has("errors") ? s.get("errors").getAsLong() : 0,
                     s.has("p99Micros") ? s.get("p99Micros").getAsDouble() : Double.NaN));

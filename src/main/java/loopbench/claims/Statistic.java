@@ -2,14 +2,14 @@ package loopbench.claims;
 
 import loopbench.report.JmhResult;
 
-import java.util.Arrays;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 
 /**
  * A figure of a result, one value per fork: the unit of every interval in the claims report, so that the
  * intervals include fork-to-fork variation (JIT decisions, memory layout, the machine's mood), not only the
- * iteration-to-iteration noise JMH's own error bars show.
+ * iteration-to-iteration noise JMH's own error bars show. With the rounds engine, each value carries its round.
  */
 public interface Statistic {
 
@@ -22,8 +22,8 @@ public interface Statistic {
     /** What the statistic needs from a result, for the report when a result lacks it. */
     String requires();
 
-    /** One value per fork, or null when the result lacks what this statistic needs. */
-    double[] forkValues(JmhResult result, Measurements measurements);
+    /** One value per fork (with its round, if any), or null when the result lacks what this statistic needs. */
+    ForkValues forkValues(JmhResult result, Measurements measurements);
 
     /** The unit to show for {@code r}: {@link #unit()}, or the metric's own. */
     default String unitFor(JmhResult r) {
@@ -63,9 +63,9 @@ public interface Statistic {
         return new Described(name, unit,
                 JmhResult.PRIMARY.equals(metric) ? "the primary score" : "the secondary result " + metric) {
             @Override
-            public double[] forkValues(JmhResult r, Measurements m) {
+            public ForkValues forkValues(JmhResult r, Measurements m) {
                 JmhResult.Metric x = r.metric(metric);
-                return x == null || x.rawData().length == 0 ? null : x.forkMeans();
+                return x == null || x.rawData().length == 0 ? null : new ForkValues(x.forkMeans(), r.rounds());
             }
 
             @Override
@@ -90,10 +90,10 @@ public interface Statistic {
         return new Described(name, unit,
                 "the results " + String.join(" + ", numerators) + " and " + String.join(" + ", denominators)) {
             @Override
-            public double[] forkValues(JmhResult r, Measurements m) {
+            public ForkValues forkValues(JmhResult r, Measurements m) {
                 double[][] num = sum(r, numerators);
                 double[][] den = sum(r, denominators);
-                if (num == null || den == null || num.length != den.length) {
+                if (num == null || den == null || num.length != den.length || num.length == 0) {
                     return null;
                 }
                 double[] values = new double[num.length];
@@ -105,7 +105,7 @@ public interface Statistic {
                     }
                     values[f] = n == 0 ? Double.NaN : s / n;
                 }
-                return values;
+                return new ForkValues(values, r.rounds());
             }
         };
     }
@@ -115,21 +115,35 @@ public interface Statistic {
         return iterationRatio(name, unit, List.of(counter), List.of(perCounter));
     }
 
+    /** Another statistic's per-fork values through {@code f}, e.g. the capacity a CPU cost per request allows. */
+    static Statistic derived(String name, String unit, Statistic base, DoubleUnaryOperator f) {
+        return new Described(name, unit, base.requires()) {
+            @Override
+            public ForkValues forkValues(JmhResult r, Measurements m) {
+                ForkValues v = base.forkValues(r, m);
+                return v == null ? null : v.map(f);
+            }
+        };
+    }
+
     /**
-     * A value read from each fork's end-to-end side file (in fork order): what JMH's JSON cannot carry, e.g. the
-     * first second of a cold proxy against its last seconds.
+     * A value read from each fork's end-to-end side file (those of the result's own run and arm, in round or fork
+     * order): what JMH's JSON cannot carry, e.g. the first second of a cold proxy against its last seconds.
      */
     static Statistic fromSideFiles(String name, String unit, String what, ToDoubleFunction<SideFile> value) {
         return new Described(name, unit,
-                "the trials' side files (e2e/*.json next to the JSON) with " + what) {
+                "the trials' side files (e2e/*.json of the same run, next to the JSON) with " + what) {
             @Override
-            public double[] forkValues(JmhResult r, Measurements m) {
+            public ForkValues forkValues(JmhResult r, Measurements m) {
                 List<SideFile> files = m.sideFiles(r);
                 if (files.isEmpty()) {
                     return null;
                 }
                 double[] v = files.stream().mapToDouble(value).toArray();
-                return Arrays.stream(v).anyMatch(Double::isNaN) ? null : v;
+                boolean rounds = files.stream().allMatch(f -> f.round() != null);
+                ForkValues values = new ForkValues(v,
+                        rounds ? files.stream().mapToInt(SideFile::round).toArray() : null);
+                return values.anyNaN() ? null : values;
             }
         };
     }

@@ -1,10 +1,13 @@
 package loopbench.cli;
 
 import com.google.gson.JsonParseException;
+import loopbench.claims.CatalogMarkdown;
 import loopbench.claims.Claim;
 import loopbench.claims.ClaimCatalog;
 import loopbench.claims.ClaimResult;
 import loopbench.claims.ClaimsReport;
+import loopbench.claims.Measurements;
+import loopbench.claims.NullExperiments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,14 +25,18 @@ import java.util.concurrent.Callable;
         description = {"Gives every claim of CLAIMS.md its verdict (CONFIRMED, REFUTED, INCONCLUSIVE, NOT-TESTABLE-HERE, "
                 + "or MISSING with the profiles/claims.jmh line that measures it) from JMH JSON results, with 95%% "
                 + "confidence intervals from the per-fork data, charts, and links to flame graphs taken with the results.",
-                "Writes DIR/report.md (charts in DIR/charts/*.png) and a self-contained DIR/report.html. Reads the "
-                        + "end-to-end side files (e2e/), flame graphs (flame/) and machine.json next to each input.",
-                "The results come from: ./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh"})
+                "Writes DIR/report.md (charts in DIR/charts/*.png), a self-contained DIR/report.html and DIR/report.json. "
+                        + "Reads the end-to-end side files of the results' own run (e2e/), flame graphs (flame/) and "
+                        + "machine.json next to each input.",
+                "The results come from: ./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh",
+                "--null judges null experiments (twin arms) instead; --catalog-markdown rewrites CLAIMS.md's "
+                        + "generated part from the catalogue."})
 final class ClaimsCommand implements Callable<Integer> {
 
-    @Parameters(paramLabel = "RESULTS.json", arity = "1..*",
-            description = "JMH JSON result files; a later file's result replaces an earlier one's with the same benchmark and parameters.")
-    List<Path> files;
+    @Parameters(paramLabel = "RESULTS.json", arity = "0..*",
+            description = "JMH JSON result files; a later file's result replaces an earlier one's with the same "
+                    + "benchmark, parameters, group and arm.")
+    List<Path> files = new ArrayList<>();
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Where report.md, report.html and charts/ go. Default: claims/ next to the first input.")
@@ -39,8 +46,35 @@ final class ClaimsCommand implements Callable<Integer> {
             description = "Only these claims (e.g. C000-3,C001-2). Default: all.")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--null",
+            description = "Judge null experiments (profiles/claims-null.jmh, twin arms A and B): per family, each "
+                    + "twin check's ratio B/A with its interval and whether it is decisive beyond the mimicked "
+                    + "claim's margin. Writes DIR/null.json and DIR/null.md; exits 0.")
+    boolean nullExperiments;
+
+    @Option(names = "--catalog-markdown", paramLabel = "CLAIMS.md",
+            description = "Rewrite the generated part of this file (CLAIMS.md) from the claims catalogue, then exit.")
+    Path catalogMarkdown;
+
     @Override
     public Integer call() throws IOException {
+        if (catalogMarkdown != null) {
+            if (!Files.isRegularFile(catalogMarkdown)) {
+                throw new Cli.BadInput("--catalog-markdown '" + catalogMarkdown + "' is not a file; give CLAIMS.md");
+            }
+            try {
+                boolean changed = CatalogMarkdown.update(catalogMarkdown, ClaimCatalog.all());
+                System.out.println(catalogMarkdown + ": generated part " + (changed ? "rewritten" : "unchanged") + " ("
+                        + ClaimCatalog.all().size() + " claims)");
+                return 0;
+            } catch (IllegalArgumentException e) {
+                throw new Cli.BadInput(e.getMessage());
+            }
+        }
+        if (files.isEmpty()) {
+            throw new Cli.BadInput("give RESULTS.json (one or more JMH JSON result files), or --catalog-markdown "
+                    + "CLAIMS.md");
+        }
         Map<String, Claim> catalog = ClaimCatalog.byId();
         List<Claim> claims = new ArrayList<>();
         if (only.isEmpty()) {
@@ -62,11 +96,15 @@ final class ClaimsCommand implements Callable<Integer> {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new Cli.BadInput("--out " + dir + " is a file; give a directory (it is created if missing)");
         }
+        if (nullExperiments) {
+            return judgeNull(dir.getFileName().toString().equals("claims") && out == null
+                    ? dir.resolveSibling("null") : dir);
+        }
         ClaimsReport.Written w;
         try {
             w = ClaimsReport.write(files, dir, claims);
         } catch (JsonParseException | IllegalStateException e) {
-            throw new Cli.BadInput("not a JMH JSON result file (" + e.getMessage() + "); give the JSON of a run with -rf json");
+            throw notJmh(e);
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().contains("is not a JMH JSON result")) {
                 throw new Cli.BadInput(e.getMessage() + "; give the JSON of a run with -rf json");
@@ -74,11 +112,36 @@ final class ClaimsCommand implements Callable<Integer> {
             throw e;
         }
         for (ClaimResult r : w.results()) {
-            System.out.printf("%-7s %-17s %s%n", r.claim().id(), r.verdict().label(), r.claim().title());
+            System.out.printf("%-7s %-17s %s%n", r.claim().id(), r.verdictText(), r.claim().title());
         }
         System.out.println();
         System.out.println("claims report: " + w.markdown() + " and " + w.html() + " (" + w.results().size()
                 + " claims: " + w.summary() + ")");
+        return 0;
+    }
+
+    private static Cli.BadInput notJmh(RuntimeException e) {
+        return new Cli.BadInput("not a JMH JSON result file (" + e.getMessage() + "); give the JSON of a run with "
+                + "-rf json");
+    }
+
+    private int judgeNull(Path dir) throws IOException {
+        Measurements m;
+        try {
+            m = Measurements.load(files);
+        } catch (JsonParseException | IllegalStateException e) {
+            throw notJmh(e);
+        }
+        List<NullExperiments.Judged> judged = NullExperiments.judge(m);
+        NullExperiments.write(judged, m, dir);
+        for (NullExperiments.Judged j : judged) {
+            System.out.printf("%-16s %s%n", j.family().label(), !j.measured() ? "not measured"
+                    : j.decisive() ? "DECISIVE (a false effect)" : "no decisive check");
+        }
+        System.out.println();
+        System.out.println("null experiments: " + dir.resolve(NullExperiments.MARKDOWN) + " and "
+                + dir.resolve(NullExperiments.JSON) + " (" + judged.stream().filter(NullExperiments.Judged::decisive)
+                .count() + " of " + judged.size() + " families with a decisive check)");
         return 0;
     }
 }

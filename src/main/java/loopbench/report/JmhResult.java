@@ -21,6 +21,8 @@ import java.util.TreeMap;
 public final class JmhResult {
     /** The name of the primary metric in {@link #metric(String)}. */
     public static final String PRIMARY = "primary";
+    /** The field loopbench's suite adds to each result: run id, group, arm and the round of each fork. */
+    public static final String LOOPBENCH = "loopbench";
 
     private final JsonObject json;
     private final Map<String, String> params;
@@ -134,6 +136,66 @@ public final class JmhResult {
 
     public JsonObject json() {
         return json;
+    }
+
+    /** The field the suite adds to JMH's result: {"run", "group", "arm", "rounds", "twin"}; null if absent. */
+    private JsonObject loopbench() {
+        JsonElement e = json.get(LOOPBENCH);
+        return e != null && e.isJsonObject() ? e.getAsJsonObject() : null;
+    }
+
+    private String loopbenchString(String name) {
+        JsonObject o = loopbench();
+        return o != null && o.has(name) && !o.get(name).isJsonNull() ? o.get(name).getAsString() : null;
+    }
+
+    /** The run that measured this result, or null (a plain JMH run, or one before runs had ids). */
+    public String run() {
+        return loopbenchString("run");
+    }
+
+    /** The rounds engine's group (the profile line's label, or its number), or null. */
+    public String group() {
+        return loopbenchString("group");
+    }
+
+    /** The rounds engine's arm label, or null. */
+    public String arm() {
+        return loopbenchString("arm");
+    }
+
+    /** "A" or "B" for the twin arms of a null experiment, else null. */
+    public String twin() {
+        return loopbenchString("twin");
+    }
+
+    /**
+     * The round of each fork, in the order of {@code rawData} (the same for every metric), or null when the
+     * result has no rounds (unpaired forks) or they do not match its forks.
+     */
+    public int[] rounds() {
+        JsonObject o = loopbench();
+        if (o == null || !o.has("rounds") || !o.get("rounds").isJsonArray()) {
+            return null;
+        }
+        JsonArray a = o.getAsJsonArray("rounds");
+        int[] rounds = new int[a.size()];
+        for (int i = 0; i < rounds.length; i++) {
+            rounds[i] = a.get(i).getAsInt();
+        }
+        return rounds.length == primary().rawData().length ? rounds : null;
+    }
+
+    /** What tells this result apart from another of the same {@link #key()}: its group, arm and twin, if any. */
+    public String origin() {
+        StringBuilder s = new StringBuilder();
+        if (group() != null) {
+            s.append("group ").append(group());
+        }
+        if (arm() != null) {
+            s.append(s.length() == 0 ? "" : ", ").append("arm ").append(arm());
+        }
+        return s.toString();
     }
 
     @Override

@@ -124,6 +124,11 @@ public final class LogRatio {
         return n;
     }
 
+    /** The standard error of the mean log ratio (NaN without an interval). */
+    public double standardError() {
+        return standardError;
+    }
+
     public double degreesOfFreedom() {
         return degreesOfFreedom;
     }

@@ -34,6 +34,11 @@ class RecvBufferPredictionBenchmarkTest {
 
     /** Steady-state totals over {@link #MESSAGES} messages, after {@link #WARM_UP}. */
     private static RecvBufferPredictionBenchmark.Reads run(String predictor, int size, String arrival) {
+        return run(predictor, size, arrival, MESSAGES);
+    }
+
+    /** Steady-state totals over {@code messages} messages, after {@link #WARM_UP}. */
+    private static RecvBufferPredictionBenchmark.Reads run(String predictor, int size, String arrival, int messages) {
         RecvBufferPredictionBenchmark b = new RecvBufferPredictionBenchmark();
         b.predictor = predictor;
         b.messageSize = size;
@@ -46,7 +51,7 @@ class RecvBufferPredictionBenchmarkTest {
                 assertEquals(size, b.readMessage(stats));
             }
             stats.reset();
-            for (int i = 0; i < MESSAGES; i++) {
+            for (int i = 0; i < messages; i++) {
                 assertEquals(size, b.readMessage(stats));
             }
             return stats;
@@ -99,20 +104,26 @@ class RecvBufferPredictionBenchmarkTest {
     }
 
     /**
-     * 5k messages arriving one 1,448-byte segment per read event: the halving predictor jitters - each
-     * message's short last segment, second small read in a row, halves the buffer, and the next full segment
-     * doubles it back - two changes per message. Netty's adaptive predictor changes its guess too, but less
-     * often.
+     * 5k messages arriving one 1,448-byte segment per read event (the simulation C003-2's decisive count comes from):
+     * the halving predictor jitters - each message's short last segment, second small read in a row, halves the
+     * buffer, and the next full segment doubles it back - two changes per message. Netty's adaptive predictor changes
+     * its guess too, 10 times every 6 messages (its cycle): adaptive / halving = 5/6 = 0.833 exactly, the ratio that
+     * decided C003-2. Over 60 messages (ten cycles) every count is exact.
      */
     @Test
-    void segmentSizedReadsOf5kMakeTheHalvingPredictorJitter() {
-        RecvBufferPredictionBenchmark.Reads halving = run("halving", 5120, "mss1448");
-        assertEquals(2 * MESSAGES, halving.guessChanges, "halving: two changes per message");
-        RecvBufferPredictionBenchmark.Reads adaptive = run("adaptive", 5120, "mss1448");
-        assertTrue(adaptive.guessChanges > 0, "adaptive changes its guess too");
-        assertTrue(adaptive.guessChanges < halving.guessChanges,
-                "adaptive " + adaptive.guessChanges + " vs halving " + halving.guessChanges);
-        RecvBufferPredictionBenchmark.Reads fixed = run("fixed:2048", 5120, "mss1448");
+    void segmentSizedReadsOf5kGiveTheExactCountsThatDecideC0032() {
+        int messages = 60;
+        RecvBufferPredictionBenchmark.Reads halving = run("halving", 5120, "mss1448", messages);
+        assertEquals(120, halving.guessChanges, "halving: two changes per message");
+        assertEquals(300, halving.reads);
+        assertEquals(552_960, halving.bytesAllocated);
+        RecvBufferPredictionBenchmark.Reads adaptive = run("adaptive", 5120, "mss1448", messages);
+        assertEquals(100, adaptive.guessChanges, "adaptive: 10 changes every 6 messages");
+        assertEquals(260, adaptive.reads);
+        assertEquals(1_413_120, adaptive.bytesAllocated);
+        assertEquals(5.0 / 6.0, (double) adaptive.guessChanges / halving.guessChanges, 0);
+        RecvBufferPredictionBenchmark.Reads fixed = run("fixed:2048", 5120, "mss1448", messages);
         assertEquals(0, fixed.guessChanges);
+        assertEquals(240, fixed.reads, "four 2 KiB reads per 5 KiB message (1,448 + 1,448 + 1,448 + 776)");
     }
 }

@@ -2,6 +2,8 @@ package loopbench.claims;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 import javax.imageio.ImageIO;
@@ -55,19 +57,25 @@ class ChartsTest {
     }
 
     @Test
-    void echoIsDrawnBySizeForEachServer(@TempDir Path dir) throws Exception {
+    void warmUpAndPercentilePlotsHaveOneLinePerFork(@TempDir Path dir) throws Exception {
         Measurements m = all(dir);
-        assertEquals(Set.of("Netty", "Mina"), seriesOf(ClaimCatalog.ECHO_RATE, m));
-        assertEquals(Set.of("Netty", "Mina"), seriesOf(ClaimCatalog.ECHO_BYTES, m));
+        assertEquals(Set.of("L7 round 1", "L7 round 2", "L7 round 3", "L4 round 1", "L4 round 2", "L4 round 3"),
+                seriesOf(claimChart("C002-2", "warmup"), m));
+        assertEquals(Set.of("direct round 1", "direct round 2", "direct round 3", "L7 proxy round 1",
+                "L7 proxy round 2", "L7 proxy round 3"), seriesOf(claimChart("C002-3", "latency-percentiles"), m));
     }
 
     @Test
-    void warmUpAndPercentilePlotsHaveOneLinePerFork(@TempDir Path dir) throws Exception {
-        Measurements m = all(dir);
-        assertEquals(Set.of("L7 fork 0", "L7 fork 1", "L7 fork 2", "L4 fork 0", "L4 fork 1", "L4 fork 2"),
-                seriesOf(claimChart("C002-2", "warmup"), m));
-        assertEquals(Set.of("direct fork 0", "direct fork 1", "direct fork 2", "L7 proxy fork 0", "L7 proxy fork 1",
-                "L7 proxy fork 2"), seriesOf(claimChart("C002-3", "latency-percentiles"), m));
+    void theWarmUpCurvePlotsRatesAndLeavesOutThePartialLastSecond(@TempDir Path dir) throws Exception {
+        // Ten full seconds, then what was left of the run: 3 ms with 3 requests (1,000/s, not 3/s).
+        XYChart chart = (XYChart) Charts.draw(claimChart("C002-2", "warmup"), all(dir));
+        XYSeries l7 = chart.getSeriesMap().get("L7 round 1");
+        double[] x = l7.getXData();
+        double[] y = l7.getYData();
+        assertEquals(10, x.length, "the 3 ms sliver is not a point: " + Arrays.toString(x));
+        assertEquals(10.0, x[9], 1e-9, "each entry at its end, in seconds since the load started");
+        assertEquals(1005.0, y[9], 1e-9);
+        assertTrue(Arrays.stream(y).min().getAsDouble() >= 300, "no drop to zero: " + Arrays.toString(y));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package loopbench.claims;
 
+import loopbench.stats.Region;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,8 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The intervals the report prints, against values computed elsewhere (scipy, by hand). */
 class CheckIntervalTest {
-    private static final Selection A = Selection.of("a", "X.m", "X -p k=a", "k", "a");
-    private static final Selection B = Selection.of("b", "X.m", "X -p k=b", "k", "b");
+    private static final Group G = Group.of("g", 3);
+    private static final Selection A = Selection.of("a", "X.m", G, "k", "a");
+    private static final Selection B = Selection.of("b", "X.m", G, "k", "b");
 
     @Test
     void aRatioOfTwoConfigurationsIsWelchOnTheLogsOfTheForkMeans() {
@@ -23,7 +25,8 @@ class CheckIntervalTest {
         // scipy.stats.ttest_ind(log a, log b, equal_var=False).confidence_interval(0.95), exponentiated
         assertEquals(1.7585833258502748, r.lower(), 1e-9);
         assertEquals(2.7239921423297493, r.upper(), 1e-9);
-        assertArrayEquals(new double[] {10, 11, 12}, r.numeratorForks(), 1e-12);
+        assertArrayEquals(new double[] {10, 11, 12}, r.numeratorForks().values(), 1e-12);
+        assertEquals("Welch t on logs, 3 vs 4 forks", r.basisText(), "forks outside rounds pair with nothing");
         assertEquals(Verdict.CONFIRMED, r.status());
     }
 
@@ -44,6 +47,7 @@ class CheckIntervalTest {
         assertEquals(Math.exp(m - t * se), r.lower(), 1e-9);
         assertEquals(Math.exp(m + t * se), r.upper(), 1e-9);
         assertEquals(Verdict.CONFIRMED, r.status());
+        assertEquals("one-sample t on logs, 4 forks", r.basisText());
     }
 
     @Test
@@ -53,7 +57,7 @@ class CheckIntervalTest {
                 .secondary("bytes", "#", new double[][] {{100, 300}, {200, 200}})
                 .secondary("requests", "#", new double[][] {{10, 10}, {20, 10}}).add();
         double[] v = Statistic.perUnit("bytes per request", "B", "bytes", "requests")
-                .forkValues(f.results().get(0), Measurements.of(f.results(), List.of()));
+                .forkValues(f.results().get(0), Measurements.of(f.results(), List.of())).values();
         assertArrayEquals(new double[] {20, 15}, v, 1e-12); // (10 + 30) / 2, (10 + 20) / 2
     }
 

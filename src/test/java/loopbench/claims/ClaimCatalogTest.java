@@ -1,35 +1,42 @@
 package loopbench.claims;
 
 import org.junit.jupiter.api.Test;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.annotations.Param;
 
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The catalog against profiles/claims.jmh and CLAIMS.md: every claim ID once, every line a claim names is in the
- * profile and measures what the claim reads, every line of the profile serves a claim, 3 forks or more.
+ * The catalogue against profiles/claims.jmh and profiles/default.jmh: every claim ID once; every group the catalogue
+ * names is a labelled line there with the catalogue's rounds and jar, measuring and pinning what the selections read;
+ * every line serves a claim and pins every parameter its benchmark has; the default selection is a short run of the
+ * same groups; both profiles fit their time budgets by the estimate their headers state.
  */
 class ClaimCatalogTest {
-    private static final Path PROFILE = Paths.get("profiles/claims.jmh");
+    static final Path CLAIMS = Paths.get("profiles/claims.jmh");
+    static final Path DEFAULT = Paths.get("profiles/default.jmh");
     static final List<String> IDS = List.of("C000-1", "C000-2", "C000-3", "C000-4", "C000-5", "C000-6", "C000-7",
-            "C000-8", "C001-1", "C001-2", "C001-3", "C002-1", "C002-2", "C002-3", "C003-1", "C003-2", "C003-3", "C004-1");
-
-    /** The runs of the profile: its non-blank lines that are not comments, as written. */
-    private static List<String> lines() throws java.io.IOException {
-        return Files.readAllLines(PROFILE).stream().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-    }
+            "C000-8", "C001-1", "C001-2", "C001-3", "C002-1", "C002-2", "C002-3", "C003-1", "C003-2", "C003-3",
+            "C004-1");
+    /** Minutes the claims profile may measure: 60 on 2 cores, less the build. */
+    static final double CLAIMS_BUDGET = 56;
+    /** Minutes the default selection may measure: about 9. */
+    static final double DEFAULT_BUDGET = 9.1;
 
     @Test
     void everyClaimIdOnceInOrder() {
@@ -37,34 +44,121 @@ class ClaimCatalogTest {
     }
 
     @Test
-    void everyLineAClaimNamesIsInTheProfileAndPinsWhatItReads() throws Exception {
-        List<String> profile = lines();
+    void everyGroupIsALabelledLineWithTheCataloguesRoundsAndJar() throws Exception {
+        Map<String, ProfileLines.Line> lines = ProfileLines.byLabel(ProfileLines.read(CLAIMS));
+        for (Group g : ClaimCatalog.GROUPS) {
+            ProfileLines.Line l = lines.get(g.label());
+            assertNotNull(l, "no line labelled [label=" + g.label() + "] in " + CLAIMS);
+            assertEquals(g.rounds(), l.rounds(), g.label() + ": the catalogue's rounds are the profile's");
+            assertEquals(g.jar(), l.jar(), g.label() + ": [jar=...]");
+        }
+        List<String> labels = ProfileLines.read(CLAIMS).stream().map(ProfileLines.Line::label).toList();
+        assertEquals(new HashSet<>(labels).size(), labels.size(), "labels are unique: " + labels);
+    }
+
+    @Test
+    void everySelectionIsMeasuredAndPinnedByItsGroupsLine() throws Exception {
+        Map<String, ProfileLines.Line> lines = ProfileLines.byLabel(ProfileLines.read(CLAIMS));
         for (Claim c : ClaimCatalog.all()) {
             for (Selection s : c.selections()) {
-                assertTrue(profile.contains(s.profileLine()), c.id() + " names a line not in " + PROFILE + ": " + s.profileLine());
-                String line = s.profileLine().replaceFirst("^\\[jdk>=\\d+]\\s*", "");
-                CommandLineOptions o = new CommandLineOptions(line.split("\\s+"));
+                assertTrue(ClaimCatalog.GROUPS.contains(s.group()), c.id() + ": group " + s.group() + " is listed");
+                ProfileLines.Line l = lines.get(s.group().label());
                 String fqn = "loopbench.bench." + s.benchmark();
-                assertTrue(o.getIncludes().stream().anyMatch(r -> Pattern.compile(r).matcher(fqn).find()),
-                        s.profileLine() + " runs " + fqn);
+                assertTrue(l.options().getIncludes().stream().anyMatch(r -> Pattern.compile(r).matcher(fqn).find()),
+                        l.label() + " runs " + fqn);
                 for (Map.Entry<String, String> p : s.params().entrySet()) {
-                    var values = o.getParameter(p.getKey());
-                    assertTrue(values.hasValue() && values.get().contains(p.getValue()),
-                            s.profileLine() + " measures " + p.getKey() + "=" + p.getValue() + " (" + c.id() + ")");
+                    assertTrue(l.values(p.getKey()).contains(p.getValue()),
+                            l.label() + " measures " + p.getKey() + "=" + p.getValue() + " (" + c.id() + ", "
+                                    + s.label() + ")");
                 }
             }
         }
     }
 
     @Test
-    void everyLineOfTheProfileServesAClaimWithThreeForksOrMore() throws Exception {
-        Set<String> used = new HashSet<>();
-        ClaimCatalog.all().forEach(c -> used.addAll(c.profileLines()));
-        for (String line : lines()) {
-            assertTrue(used.contains(line), "no claim reads " + line);
-            CommandLineOptions o = new CommandLineOptions(line.replaceFirst("^\\[jdk>=\\d+]\\s*", "").split("\\s+"));
-            assertTrue(o.getForkCount().hasValue() && o.getForkCount().get() >= 3, "3 forks or more: " + line);
+    void everyLineServesAClaimAndTheCatalogueListsEveryGroupItUses() throws Exception {
+        Set<Group> used = new LinkedHashSet<>();
+        ClaimCatalog.all().forEach(c -> used.addAll(c.groups()));
+        assertEquals(new HashSet<>(ClaimCatalog.GROUPS), used, "GROUPS is every group a claim reads");
+        for (ProfileLines.Line l : ProfileLines.read(CLAIMS)) {
+            assertTrue(used.stream().anyMatch(g -> g.label().equals(l.label())), "no claim reads " + l.label());
+            assertTrue(l.rounds() >= 3, l.label() + ": at least 3 rounds (forks) for anything a verdict rests on");
         }
+    }
+
+    /** Every @Param of the benchmark class (and its superclasses), by name. */
+    private static Set<String> params(String className) throws Exception {
+        Set<String> names = new LinkedHashSet<>();
+        for (Class<?> k = Class.forName("loopbench.bench." + className); k != null; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (f.isAnnotationPresent(Param.class)) {
+                    names.add(f.getName());
+                }
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void everyLinePinsEveryParameterOfItsBenchmarkAndEndToEndLinesTheirPlacement() throws Exception {
+        for (Path profile : List.of(CLAIMS, DEFAULT)) {
+            for (ProfileLines.Line l : ProfileLines.read(profile)) {
+                Set<String> pinned = l.params().keySet();
+                List<String> unpinned = new ArrayList<>(params(l.className()));
+                unpinned.removeAll(pinned);
+                assertTrue(unpinned.isEmpty(), profile + " " + l.label() + " leaves " + unpinned + " unpinned");
+                if (l.endToEnd()) {
+                    assertEquals(List.of(ClaimCatalog.PINNED), l.values(ClaimCatalog.PLACEMENT),
+                            profile + " " + l.label() + " pins placement=pinned");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theDefaultSelectionIsAShortRunOfTheSameGroups() throws Exception {
+        Map<String, ProfileLines.Line> claims = ProfileLines.byLabel(ProfileLines.read(CLAIMS));
+        for (ProfileLines.Line d : ProfileLines.read(DEFAULT)) {
+            ProfileLines.Line c = claims.get(d.label());
+            assertNotNull(c, d.label() + " of " + DEFAULT + " is a group of " + CLAIMS);
+            assertEquals(c.args().split("\\s+")[0], d.args().split("\\s+")[0], d.label() + ": the same benchmark");
+            assertEquals(c.params(), d.params(), d.label() + ": the same parameters");
+            assertTrue(d.rounds() >= 3 && d.rounds() <= c.rounds(), d.label() + ": 3 to " + c.rounds() + " rounds");
+            assertTrue(d.forkSeconds() <= c.forkSeconds(), d.label() + ": iterations no longer than the claims'");
+        }
+    }
+
+    @Test
+    void theDefaultSelectionCoversTheDecisiveGroupsOfAtLeastHalfTheClaims() throws Exception {
+        Set<String> labels = ProfileLines.byLabel(ProfileLines.read(DEFAULT)).keySet();
+        List<String> answered = new ArrayList<>();
+        for (Claim c : ClaimCatalog.all()) {
+            if (c.decisiveGroups().stream().allMatch(g -> labels.contains(g.label()))) {
+                answered.add(c.id());
+            }
+        }
+        assertTrue(answered.size() * 2 >= ClaimCatalog.all().size(), "a provisional verdict for at least half the "
+                + "claims: " + answered);
+    }
+
+    /** The "Estimated N min" a profile's header states. */
+    private static double stated(Path profile) throws Exception {
+        Matcher m = Pattern.compile("(\\d+\\.\\d) min of measurement").matcher(Files.readString(profile));
+        assertTrue(m.find(), profile + " states its estimate as 'N.N min of measurement'");
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void bothProfilesFitTheirBudgetsByTheEstimateTheirHeadersState() throws Exception {
+        List<ProfileLines.Line> claims = ProfileLines.read(CLAIMS);
+        double minutes = ProfileLines.minutes(claims, false);
+        assertEquals(minutes, stated(CLAIMS), 0.051, "the header of " + CLAIMS + " states the estimate");
+        assertTrue(minutes <= CLAIMS_BUDGET, CLAIMS + ": " + minutes + " min of measurement");
+        assertTrue(Files.readString(CLAIMS).contains("adds " + String.format(java.util.Locale.ROOT, "%.1f",
+                ProfileLines.minutes(claims, true)) + " min"), "the JDK 21+ lines' share is stated");
+        double defaults = ProfileLines.minutes(ProfileLines.read(DEFAULT), false);
+        assertEquals(defaults, stated(DEFAULT), 0.051, "the header of " + DEFAULT + " states the estimate");
+        assertTrue(defaults <= DEFAULT_BUDGET, DEFAULT + ": " + defaults + " min of measurement");
     }
 
     @Test
@@ -77,7 +171,7 @@ class ClaimCatalogTest {
         String readme = Files.readString(Paths.get("README.md"));
         assertTrue(readme.contains("(CLAIMS.md)"), "README links CLAIMS.md");
         List<String> outside = new ArrayList<>();
-        for (String f : List.of("README.md", "CLAIMS.md", "profiles/claims.jmh")) {
+        for (String f : List.of("README.md", "CLAIMS.md", "profiles/claims.jmh", "profiles/default.jmh")) {
             if (Files.readString(Paths.get(f)).contains("../shared")) {
                 outside.add(f);
             }

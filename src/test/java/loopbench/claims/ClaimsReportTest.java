@@ -108,23 +108,62 @@ class ClaimsReportTest {
     }
 
     @Test
-    void aMissingClaimNamesItsProfileLineAndReproduceCommands(@TempDir Path dir) throws Exception {
+    void aMissingClaimNamesItsLabelledLineAndReproduceCommands(@TempDir Path dir) throws Exception {
         Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100, 101, 99);
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
                 List.of(ClaimCatalog.byId().get("C000-1")));
         String md = Files.readString(w.markdown());
         assertTrue(md.contains("**Verdict: MISSING**"), md);
-        assertTrue(md.contains("Produced by these lines of `profiles/claims.jmh`:\n\n```\n" + ClaimCatalog.LINE_THREADS), md);
-        assertTrue(md.contains("java -jar target/benchmarks.jar " + ClaimCatalog.LINE_THREADS + " -rf json -rff C000-1-"), md);
-        assertTrue(md.contains("java -jar target/loopbench.jar claims C000-1-1.json C000-1-2.json C000-1-3.json --claim C000-1"), md);
+        assertTrue(md.contains("**Not measured in the input.** Produced by the line labelled `proxy-64` of "
+                + "profiles/claims.jmh"), md);
+        assertTrue(md.contains("grep -E '\\[label=(proxy-64|direct-64|pipeline)\\]' profiles/claims.jmh > C000-1.jmh\n"
+                + "./mvnw -Pjmh verify -Djmh.profile=C000-1.jmh\n"
+                + "java -jar target/loopbench.jar claims target/jmh/results.json --claim C000-1"), md);
     }
 
     @Test
-    void aJdkGuardedLineIsReproducedWithoutItsGuard() {
-        String commands = ClaimsReport.reproduce(ClaimCatalog.byId().get("C001-3"));
-        assertTrue(commands.contains("java -jar target/benchmarks.jar BlockingWorkEndToEndBenchmark.requests -p workMs=10 "
-                + "-p strategy=virtual-thread"), commands);
-        assertTrue(commands.contains("# JDK 21+ only"), commands);
-        assertFalse(commands.contains("[jdk>="), commands);
+    void aClaimOnTheNetty41JarSaysHowToBuildIt() {
+        ClaimResult r = ClaimResult.evaluate(ClaimCatalog.byId().get("C004-1"), Measurements.of(List.of(), List.of()));
+        assertEquals(Verdict.MISSING, r.verdict());
+        assertTrue(r.reason().contains("`epoll41`") && r.reason().contains("[jar=netty-4.1]")
+                && r.reason().contains(Group.NETTY_41_BUILD), r::reason);
+        assertTrue(ClaimsReport.reproduce(r.claim()).contains(Group.NETTY_41_BUILD));
+    }
+
+    @Test
+    void eachEndToEndResultShowsItsPlacementCpusAndCpuUseInTheMachineSectionAndBesideIt(@TempDir Path dir)
+            throws Exception {
+        Path json = Fixtures.everything().write(dir.resolve("run"));
+        ClaimsReport.Written w = ClaimsReport.write(List.of(json), dir.resolve("out"), ClaimCatalog.all());
+        String md = Files.readString(w.markdown());
+        String machine = md.substring(md.indexOf("## The machine"), md.indexOf("## Verdicts"));
+        assertTrue(machine.contains("**Where each end-to-end process ran**"), machine);
+        assertTrue(machine.contains("| pinned | client 0, origin 0, proxy 1 | client 0.60 of 1 CPU, origin 0.35 of 1 "
+                + "CPU, proxy 0.95 of 1 CPU (saturated) | 3 |"), machine);
+        String c0001 = md.substring(md.indexOf("## C000-1:"), md.indexOf("## C000-2:"));
+        assertTrue(c0001.contains("| L4 reuse-server-thread (`proxy-64`) | pinned | client 0, origin 0, proxy 1 |"),
+                c0001);
+        assertTrue(c0001.contains("paired t on per-round log ratios, 3 pairs"), c0001);
+        assertTrue(c0001.contains("L4 proxy CPU use (of its CPU) | proxy CPU use | 0.950 CPUs"), c0001);
+    }
+
+    @Test
+    void aVerdictOnFewerRoundsThanTheProfileAssignsIsProvisional(@TempDir Path dir) throws Exception {
+        // proxy-64 and direct-64 have 6 rounds in profiles/claims.jmh; these results have 3.
+        Fixtures f = new Fixtures();
+        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000, 101_000).inRounds(1, 2, 3).add();
+        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500, 96_500).inRounds(1, 2, 3).add();
+        ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C000-1")));
+        ClaimResult r = w.results().get(0);
+        assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
+        assertEquals("3 of 6 rounds", r.provisional());
+        String md = Files.readString(w.markdown());
+        assertTrue(md.contains("**Verdict: CONFIRMED (provisional: 3 of 6 rounds)**"), md);
+        assertTrue(md.contains("| CONFIRMED | paired t on per-round log ratios, 3 pairs; provisional: 3 of 6 rounds |"),
+                md);
+        String json = Files.readString(w.json());
+        assertTrue(json.contains("\"provisional\": \"3 of 6 rounds\""), json);
+        assertTrue(w.summary().endsWith("(1 provisional)"), w.summary());
     }
 }

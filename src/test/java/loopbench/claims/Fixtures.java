@@ -17,9 +17,13 @@ import java.util.Map;
 
 /**
  * Small JMH JSON results and end-to-end side files in the shapes the claims report reads: JMH's own JSON (primary
- * and secondary metrics with rawData per fork and iteration), and {"benchmark", "params", "fork", "load"} side files.
+ * and secondary metrics with rawData per fork and iteration, and the suite's "loopbench" field: run, group, arm,
+ * the round of each fork), and {"benchmark", "params", "fork", "run", "arm", "round", "placement", "load"} side files
+ * (the format of the interface between the rounds engine and its readers).
  */
 final class Fixtures {
+    /** The run id fixtures use. */
+    static final String RUN = "run-1";
     private final List<JsonObject> results = new ArrayList<>();
     private final List<JsonObject> sideFiles = new ArrayList<>();
 
@@ -77,6 +81,34 @@ final class Fixtures {
             return secondary(name, unit, rows(forkValues, 2));
         }
 
+        /** The suite's "loopbench" field: run id, group (the line's label), arm, and each fork's round. */
+        Result rounds(String run, String group, String arm, int... rounds) {
+            JsonObject lb = new JsonObject();
+            lb.addProperty("run", run);
+            lb.addProperty("group", group);
+            lb.addProperty("arm", arm);
+            JsonArray r = new JsonArray();
+            for (int x : rounds) {
+                r.add(x);
+            }
+            lb.add("rounds", r);
+            json.add("loopbench", lb);
+            return this;
+        }
+
+        /** Rounds 1..n in the selection's own group, run {@link #RUN}, arm = the selection's label. */
+        Result inRounds(int... rounds) {
+            return rounds(RUN, selection.group().label(), selection.label(), rounds);
+        }
+
+        /** Marks the result as twin A or B of a null experiment. */
+        Result twin(String twin) {
+            JsonObject lb = json.getAsJsonObject("loopbench");
+            lb.addProperty("twin", twin);
+            lb.addProperty("arm", lb.get("arm").getAsString() + " [" + twin + "]");
+            return this;
+        }
+
         Fixtures add() {
             json.remove("scoreUnitForFixture");
             results.add(json);
@@ -123,14 +155,43 @@ final class Fixtures {
         return result(s, "thrpt", "ops/s").forks(forkValues).add();
     }
 
-    /** An end-to-end side file for one fork of {@code s}. */
+    /** An end-to-end side file for one fork of {@code s}, without a run id (as before runs had ids). */
     Fixtures side(Selection s, int fork, long[] perSecondRequests, double[][] corrected) {
+        return side(s, fork, perSecondRequests, null, corrected, null, null, null);
+    }
+
+    /**
+     * A side file for one fork of {@code s}: its per-second series (with each entry's duration, 1 s when null), and
+     * when {@code run} is given the run, the arm (the selection's label), the round and a pinned placement.
+     */
+    Fixtures side(Selection s, int fork, long[] perSecondRequests, double[] durations, double[][] corrected,
+                  String run, Integer round, String arm) {
         JsonObject o = new JsonObject();
         o.addProperty("benchmark", "loopbench.bench." + s.benchmark());
         JsonObject params = new JsonObject();
         s.params().forEach(params::addProperty);
         o.add("params", params);
         o.addProperty("fork", fork);
+        if (run != null) {
+            o.addProperty("run", run);
+            o.addProperty("arm", arm != null ? arm : s.label());
+            if (round != null) {
+                o.addProperty("round", round);
+            }
+            JsonObject placement = new JsonObject();
+            placement.addProperty("name", "pinned");
+            JsonObject cpus = new JsonObject();
+            cpus.addProperty("client", "0");
+            cpus.addProperty("proxy", "1");
+            cpus.addProperty("origin", "0");
+            placement.add("cpus", cpus);
+            JsonObject use = new JsonObject();
+            use.addProperty("client", 0.6);
+            use.addProperty("proxy", 0.95);
+            use.addProperty("origin", 0.35);
+            placement.add("cpuUse", use);
+            o.add("placement", placement);
+        }
         JsonObject load = new JsonObject();
         load.addProperty("target", "127.0.0.1:1");
         load.addProperty("mode", "closed");
@@ -140,6 +201,7 @@ final class Fixtures {
         for (int i = 0; i < perSecondRequests.length; i++) {
             JsonObject sec = new JsonObject();
             sec.addProperty("second", i);
+            sec.addProperty("durationSeconds", durations == null ? 1.0 : durations[i]);
             sec.addProperty("requests", perSecondRequests[i]);
             sec.addProperty("errors", i == 0 ? 1 : 0);
             sec.addProperty("p99Micros", 1000);
@@ -222,11 +284,12 @@ final class Fixtures {
                 double[] forks = {base, base * 1.01, base * 0.99};
                 boolean e2e = s.className().contains("EndToEnd") || s.className().contains("Warmup");
                 Result r = f.result(s, e2e || s.className().equals("OffloadBenchmark") ? "thrpt" : "avgt",
-                        e2e ? "ops/s" : "ns/op").forks(forks);
+                        e2e ? "ops/s" : "ns/op").forks(forks).inRounds(1, 2, 3);
                 if (e2e) {
                     r.secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.PROXY), "us", 40, 41, 39)
                             .secondaryForks(EndToEndMetrics.contextSwitches(EndToEndMetrics.PROXY), "#", 2, 2.1, 1.9)
                             .secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.ECHO), "us", 10, 10.5, 9.5)
+                            .secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN), "us", 20, 21, 19)
                             .secondaryForks(EndToEndMetrics.ECHO_MIB_PER_SECOND, "MiB/s", 100, 101, 99)
                             .secondaryForks(EndToEndMetrics.PREDICTED_BOUND, "ops/s", base * 1.1, base * 1.1, base * 1.1)
                             .secondaryForks(EndToEndMetrics.LATENCY_P50, "us", 200, 210, 190)
@@ -235,8 +298,9 @@ final class Fixtures {
                             .secondaryForks(EndToEndMetrics.WARMUP_ERRORS, "#", 0, 2, 0)
                             .secondaryForks(EndToEndMetrics.WARMUP_SECONDS_TO_90, "s", 4, 5, 4);
                     for (int fork = 0; fork < 3; fork++) {
-                        f.side(s, fork, new long[] {300, 600, 800, 900, 1000, 1000, 1010, 990, 1000, 1005},
-                                distribution(1 + fork * 0.1));
+                        f.side(s, 100 + fork, new long[] {300, 600, 800, 900, 1000, 1000, 1010, 990, 1000, 1005, 3},
+                                new double[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.003}, distribution(1 + fork * 0.1), RUN,
+                                fork + 1, s.label());
                     }
                 } else {
                     r.secondaryForks("requests", "#", 1000, 1000, 1000)
@@ -246,6 +310,7 @@ final class Fixtures {
                             .secondaryForks("clientBytesOut", "#", 1100000, 1100000, 1100000)
                             .secondaryForks("messages", "#", 1000, 1000, 1000)
                             .secondaryForks("guessChanges", "#", 1500, 1500, 1500)
+                            .secondaryForks("gc.alloc.rate.norm", "B/op", 512, 512, 512)
                             .secondaryForks("cpu.ns/op", "ns/op", 900, 910, 890);
                 }
                 r.add();

@@ -29,7 +29,9 @@ class ClaimsCommandTest {
         assertTrue(r.out().contains("C000-3  MISSING"), r::toString);
         assertTrue(r.out().contains("18 claims"), r::toString);
         String md = Files.readString(out.resolve("report.md"));
-        assertTrue(md.contains("ProxyEndToEndBenchmark.requests -p layer=4,7"), "a missing claim names its profile line");
+        assertTrue(md.contains("Produced by the line labelled `proxy-64` of profiles/claims.jmh"),
+                "a missing claim names its labelled profile line");
+        assertTrue(Files.isRegularFile(out.resolve("report.json")));
         assertTrue(Files.isRegularFile(out.resolve("report.html")));
         assertTrue(Files.isRegularFile(out.resolve("charts/proxy-bytes.png")));
     }
@@ -40,6 +42,35 @@ class ClaimsCommandTest {
                 "--claim", "C000-8,C000-2");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("2 claims") && !r.out().contains("C000-1 "), r::toString);
+    }
+
+    @Test
+    void catalogMarkdownRewritesTheGeneratedPartOfTheFileItIsGiven(@TempDir Path dir) throws Exception {
+        Path md = Files.writeString(dir.resolve("CLAIMS.md"), "# x\n" + loopbench.claims.CatalogMarkdown.BEGIN + "\n"
+                + loopbench.claims.CatalogMarkdown.END + "\n");
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", "--catalog-markdown", md.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("generated part rewritten (18 claims)"), r::toString);
+        assertTrue(Files.readString(md).contains("### C004-1 Edge-triggered epoll is fastest"));
+        String missing = dir.resolve("no.md").toString();
+        CliArgumentsTest.Result none = CliArgumentsTest.run("claims", "--catalog-markdown", missing);
+        assertEquals(2, none.exitCode(), none::toString);
+        assertTrue(none.err().contains("'" + dir.resolve("no.md") + "'"), none::toString);
+        Path unmarked = Files.writeString(dir.resolve("plain.md"), "no markers");
+        CliArgumentsTest.Result plain = CliArgumentsTest.run("claims", "--catalog-markdown", unmarked.toString());
+        assertEquals(2, plain.exitCode(), plain::toString);
+        assertTrue(plain.err().contains("BEGIN GENERATED"), plain::toString);
+    }
+
+    @Test
+    void nullJudgesTwinFamiliesAndExitsZero(@TempDir Path dir) throws Exception {
+        // No twins in a plain run: every family is "not measured", and the files are written.
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", "--null", real().toString(), "--out",
+                dir.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("null-aggregator  not measured") && r.out().contains("0 of 2 families"),
+                r::toString);
+        assertTrue(Files.isRegularFile(dir.resolve("null.json")) && Files.isRegularFile(dir.resolve("null.md")));
     }
 
     @Test

@@ -12,27 +12,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProcStatTest {
 
     @Test
-    void readsThisJvmsCpuAndSwitches() throws Exception {
+    void readsThisJvmsCpu() {
         ProcStat.Snapshot before = ProcStat.self();
         long x = 0;
         for (int i = 0; i < 50_000_000; i++) {
             x += i ^ (x >>> 3);
         }
+        ProcStat.Snapshot d = ProcStat.self().minus(before);
+        assertTrue(d.cpuNanos() > 0, "CPU time went up: " + d + " " + x);
+        assertTrue(d.nanoTime() > 0);
+    }
+
+    /**
+     * A thread that blocks N times is switched out voluntarily at least N times, and the snapshot counts it against
+     * that thread: this parsing decides C000-5 (context switches per request) and feeds the gate.
+     */
+    @Test
+    void aThreadThatBlocksNTimesShowsAtLeastNVoluntarySwitches() throws Exception {
+        int blocks = 20;
+        long[] tidAndSwitches = new long[3];
         Thread sleeper = new Thread(() -> {
-            for (int i = 0; i < 20; i++) {
+            long tid = ProcStat.currentTid();
+            long before = ProcStat.self().switchesByThread().get(tid)[0];
+            for (int i = 0; i < blocks; i++) {
                 try {
-                    Thread.sleep(1); // each sleep is a voluntary switch
+                    Thread.sleep(2); // the thread leaves the CPU until its timer fires: a voluntary switch
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-        });
+            long after = ProcStat.self().switchesByThread().get(tid)[0];
+            tidAndSwitches[0] = tid;
+            tidAndSwitches[1] = before;
+            tidAndSwitches[2] = after;
+        }, "procstat-sleeper");
         sleeper.start();
         sleeper.join();
-        ProcStat.Snapshot d = ProcStat.self().minus(before);
-        assertTrue(d.cpuNanos() > 0, "CPU time went up: " + d + " " + x);
-        assertTrue(d.nanoTime() > 0);
-        assertTrue(d.contextSwitches() >= 0);
+        assertTrue(tidAndSwitches[0] > 0, "the sleeper read its own switches");
+        long own = tidAndSwitches[2] - tidAndSwitches[1];
+        // At least one per block; not the whole process's count (which the other threads' switches would swell).
+        assertTrue(own >= blocks && own < 50L * blocks, "voluntary switches of the thread: " + own);
     }
 
     @Test

@@ -1,0 +1,47 @@
+package loopbench.claims;
+
+/**
+ * A group of {@code profiles/claims.jmh}: the line tagged {@code [label=LABEL]}, whose arms (the combinations of its
+ * {@code -p} values) the rounds engine runs one fork each per round, in {@code [rounds=N]} rounds. The catalogue
+ * refers to profile lines only by these labels; a test checks that each label is in the profile with these rounds,
+ * this jar tag, and every parameter the selections on it pin.
+ *
+ * @param label  the line's label
+ * @param rounds the rounds claims.jmh assigns to it (a verdict on fewer is provisional)
+ * @param jar    the benchmarks jar the line runs from: null for this build, else the {@code [jar=...]} tag
+ */
+public record Group(String label, int rounds, String jar) {
+    /** The tag of lines that run from a benchmarks jar built against Netty 4.1. */
+    public static final String NETTY_41 = "netty-4.1";
+    /** How to build that jar (the suite's build against the other Netty line). */
+    public static final String NETTY_41_BUILD = "./mvnw -Pjmh package -Dnetty.version=4.1.136.Final";
+
+    public Group {
+        if (!label.matches("[a-z0-9-]+")) {
+            throw new IllegalArgumentException("a group label is [a-z0-9-]+, was '" + label + "'");
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException(label + ": rounds must be positive, was " + rounds);
+        }
+    }
+
+    static Group of(String label, int rounds) {
+        return new Group(label, rounds, null);
+    }
+
+    static Group netty41(String label, int rounds) {
+        return new Group(label, rounds, NETTY_41);
+    }
+
+    /** "`proxy-64`" as CLAIMS.md and the report name it. */
+    public String cite() {
+        return "`" + label + "`";
+    }
+
+    /** Where a missing result of this group comes from, for the report. */
+    public String producedBy() {
+        String s = "the line labelled " + cite() + " of profiles/claims.jmh";
+        return jar == null ? s : s + " (tagged [jar=" + jar + "]: it runs from a benchmarks jar built against "
+                + "Netty 4.1, `" + NETTY_41_BUILD + "`)";
+    }
+}

@@ -1,0 +1,219 @@
+package loopbench.claims;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import loopbench.report.AtomicFile;
+import loopbench.report.JmhResult;
+import loopbench.stats.LogRatio;
+import loopbench.stats.Margin;
+import loopbench.stats.RoundPairs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The judging of null experiments, the proof that the claims' rounds and rules do not find effects that are not
+ * there: a profile line tagged {@code [twins]} runs every arm twice per round (twins A and B, the same
+ * configuration); for each family (a line of {@code profiles/claims-null.jmh}) every twin check's ratio B / A is
+ * computed as a claim's check would be (paired by round) and called decisive when its 95% interval lies wholly
+ * beyond the margin of the claim the family mimics, on either side (above 1+m or below 1/(1+m)). A family with
+ * any decisive check is a false effect; the script that runs N families tallies them (target: 0 of 20).
+ */
+public final class NullExperiments {
+    public static final String JSON = "null.json";
+    public static final String MARKDOWN = "null.md";
+
+    private NullExperiments() {
+    }
+
+    /** A comparison of twin A with twin B of one configuration, by one statistic. */
+    public record TwinCheck(String label, Statistic statistic, Selection configuration) {
+    }
+
+    /** A family: the label of its line, the claim it mimics, that claim's margin, and its twin checks. */
+    public record Family(String label, String mimics, Margin margin, List<TwinCheck> checks) {
+    }
+
+    /** What one twin check found; {@code missing} says why there is no ratio, else null. */
+    public record Judgement(TwinCheck check, double ratio, double lower, double upper, String method, int pairs,
+                            int dropped, Margin.Side beyond, String missing) {
+        public boolean decisive() {
+            return beyond != null;
+        }
+    }
+
+    /** A family's judgements. */
+    public record Judged(Family family, List<Judgement> checks) {
+        public boolean decisive() {
+            return checks.stream().anyMatch(Judgement::decisive);
+        }
+
+        public boolean measured() {
+            return checks.stream().anyMatch(j -> j.missing() == null);
+        }
+    }
+
+    private static Selection proxy(Group g, String layer) {
+        return Selection.of("L" + layer, ClaimCatalog.PROXY_E2E, g, "layer", layer, "threadModel", ClaimCatalog.RST,
+                "transport", "nio", "allocator", "adaptive", "connections", "64", "bodySize", "1024",
+                ClaimCatalog.PLACEMENT, ClaimCatalog.PINNED);
+    }
+
+    /** The families of profiles/claims-null.jmh. */
+    public static final List<Family> FAMILIES = families();
+
+    private static List<Family> families() {
+        Group aggregator = Group.of("null-aggregator", 1);
+        Group proxy = Group.of("null-proxy", 1);
+        Selection limit2000 = Selection.of("limit 2,000", "AggregatorBenchmark.aggregate", aggregator,
+                "maxContentLength", "2000", "encoding", "fixed", "bodySize", "1500");
+        return List.of(
+                new Family(aggregator.label(), "C000-7", Margin.percent(1), List.of(new TwinCheck(
+                        "time per request, limit 2,000, B / A", ClaimCatalog.TIME_PER_OP, limit2000))),
+                new Family(proxy.label(), "C000-3, C000-4, C000-6", Margin.percent(2), List.of(
+                        new TwinCheck("L4 requests/s, B / A (as C000-3)", ClaimCatalog.THROUGHPUT, proxy(proxy, "4")),
+                        new TwinCheck("L7 proxy CPU per request, B / A (as C000-4, C000-6)", ClaimCatalog.PROXY_CPU,
+                                proxy(proxy, "7")))));
+    }
+
+    /** Every family judged on {@code m}. */
+    public static List<Judged> judge(Measurements m) {
+        List<Judged> all = new ArrayList<>();
+        for (Family f : FAMILIES) {
+            List<Judgement> j = new ArrayList<>();
+            for (TwinCheck c : f.checks()) {
+                j.add(judge(f, c, m));
+            }
+            all.add(new Judged(f, j));
+        }
+        return all;
+    }
+
+    private static JmhResult twin(Measurements m, Family f, Selection s, String twin) {
+        for (JmhResult r : m.results()) {
+            if (twin.equals(r.twin()) && f.label().equals(r.group()) && s.matches(r)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    static Judgement judge(Family f, TwinCheck c, Measurements m) {
+        JmhResult a = twin(m, f, c.configuration(), "A");
+        JmhResult b = twin(m, f, c.configuration(), "B");
+        if (a == null || b == null) {
+            return missing(c, "no twin " + (a == null ? "A" : "B") + " of " + c.configuration().describe()
+                    + " in group " + f.label());
+        }
+        ForkValues va = c.statistic().forkValues(a, m);
+        ForkValues vb = c.statistic().forkValues(b, m);
+        if (va == null || vb == null) {
+            return missing(c, "the twins lack " + c.statistic().requires());
+        }
+        LogRatio ratio;
+        String method;
+        int pairs;
+        int dropped = 0;
+        try {
+            if (va.hasRounds() && vb.hasRounds()) {
+                RoundPairs p = RoundPairs.match(va.rounds(), va.values(), vb.rounds(), vb.values());
+                ratio = p.ratio();
+                pairs = p.size();
+                dropped = p.dropped();
+                method = new Check.Basis(Check.Basis.Method.PAIRED, pairs, va.size(), vb.size(), dropped, true,
+                        Double.NaN).describe();
+            } else {
+                ratio = LogRatio.unpaired(vb.values(), va.values());
+                pairs = Math.min(va.size(), vb.size());
+                method = ratio.method();
+            }
+        } catch (IllegalArgumentException e) {
+            return missing(c, "no ratio: " + e.getMessage());
+        }
+        if (!ratio.hasInterval()) {
+            return new Judgement(c, ratio.ratio(), Double.NaN, Double.NaN, method, pairs, dropped, null,
+                    "no interval (fewer than 2 pairs)");
+        }
+        LogRatio.Interval i = ratio.interval(CheckResult.CONFIDENCE);
+        return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, pairs, dropped,
+                f.margin().beyond(i.lower(), i.upper()), null);
+    }
+
+    private static Judgement missing(TwinCheck c, String why) {
+        return new Judgement(c, Double.NaN, Double.NaN, Double.NaN, "-", 0, 0, null, why);
+    }
+
+    /** Writes {@value #JSON} and {@value #MARKDOWN} into {@code dir}. */
+    public static void write(List<Judged> judged, Measurements m, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        AtomicFile.write(dir.resolve(JSON), json(judged, m).getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(dir.resolve(MARKDOWN), markdown(judged, m).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String json(List<Judged> judged, Measurements m) {
+        JsonObject root = new JsonObject();
+        JsonArray runs = new JsonArray();
+        m.runs().forEach(runs::add);
+        root.add("runs", runs);
+        root.addProperty("familiesWithADecisiveCheck", judged.stream().filter(Judged::decisive).count());
+        root.addProperty("familiesMeasured", judged.stream().filter(Judged::measured).count());
+        JsonArray families = new JsonArray();
+        for (Judged j : judged) {
+            JsonObject f = new JsonObject();
+            f.addProperty("label", j.family().label());
+            f.addProperty("mimics", j.family().mimics());
+            f.addProperty("margin", j.family().margin().fraction());
+            f.addProperty("measured", j.measured());
+            f.addProperty("decisive", j.decisive());
+            JsonArray checks = new JsonArray();
+            for (Judgement x : j.checks()) {
+                JsonObject o = new JsonObject();
+                o.addProperty("label", x.check().label());
+                o.addProperty("ratio", x.ratio());
+                o.addProperty("lower", x.lower());
+                o.addProperty("upper", x.upper());
+                o.addProperty("method", x.method());
+                o.addProperty("pairs", x.pairs());
+                o.addProperty("dropped", x.dropped());
+                o.addProperty("decisive", x.beyond() == null ? null : x.beyond().name().toLowerCase(Locale.ROOT));
+                o.addProperty("missing", x.missing());
+                checks.add(o);
+            }
+            f.add("checks", checks);
+            families.add(f);
+        }
+        root.add("families", families);
+        return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeSpecialFloatingPointValues()
+                .create().toJson(root) + "\n";
+    }
+
+    static String markdown(List<Judged> judged, Measurements m) {
+        StringBuilder s = new StringBuilder("# Null experiments: twin B / twin A\n\n");
+        s.append("Input: ").append(String.join(", ", m.sources().stream().map(p -> "`" + p + "`").toList()))
+                .append(m.runs().isEmpty() ? "" : " (run " + String.join(", ", m.runs()) + ")").append(". ");
+        long decisive = judged.stream().filter(Judged::decisive).count();
+        s.append(decisive).append(" of ").append(judged.size()).append(" families with a decisive check (an interval ")
+                .append("wholly beyond the mimicked claim's margin, either side).\n\n");
+        s.append("| family | mimics | check | B / A [95% CI] | margin | method | decisive |\n");
+        s.append("| --- | --- | --- | --- | --- | --- | --- |\n");
+        for (Judged j : judged) {
+            for (Judgement x : j.checks()) {
+                String effect = x.missing() != null && Double.isNaN(x.ratio()) ? x.missing()
+                        : Format.ratio(x.ratio()) + (Double.isNaN(x.lower()) ? " (" + x.missing() + ")"
+                        : " [" + Format.ratio(x.lower()) + ", " + Format.ratio(x.upper()) + "]");
+                s.append("| ").append(j.family().label()).append(" | ").append(j.family().mimics()).append(" | ")
+                        .append(x.check().label()).append(" | ").append(effect).append(" | ")
+                        .append(j.family().margin().describe()).append(" | ").append(x.method()).append(" | ")
+                        .append(x.beyond() == null ? "no" : "yes, " + x.beyond().name().toLowerCase(Locale.ROOT))
+                        .append(" |\n");
+            }
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,135 @@
+package loopbench.claims;
+
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The lines of a rounds profile as the tests read them: the tags ({@code [label=..] [rounds=..] [jdk>=..] [jar=..]
+ * [twins]}, in any order, before the JMH arguments) and the JMH options. The suite's own reader is
+ * {@code loopbench.profile.ProfileLine}; this one serves the catalogue's tests.
+ */
+final class ProfileLines {
+    private static final Pattern TAG = Pattern.compile("^\\[([^]]+)]\\s*");
+
+    /** One line: its tags and its JMH options. */
+    record Line(int number, String label, int rounds, int minJdk, String jar, boolean twins, String args,
+                CommandLineOptions options) {
+
+        /** The benchmark class's simple name (the first argument up to the first dot or regex character). */
+        String className() {
+            return args.split("\\s+")[0].split("[.$(]")[0];
+        }
+
+        /** The -p values of a parameter, or an empty list. */
+        List<String> values(String param) {
+            var v = options.getParameter(param);
+            return v.hasValue() ? new ArrayList<>(v.get()) : List.of();
+        }
+
+        /** Every -p parameter with its values, in name order. */
+        Map<String, List<String>> params() {
+            Map<String, List<String>> m = new java.util.TreeMap<>();
+            String[] a = args.split("\\s+");
+            for (int i = 0; i + 1 < a.length; i++) {
+                if (a[i].equals("-p")) {
+                    String name = a[i + 1].substring(0, a[i + 1].indexOf('='));
+                    m.put(name, values(name));
+                }
+            }
+            return m;
+        }
+
+        /** How many arms (combinations of the -p values) the line has. */
+        int arms() {
+            return params().values().stream().mapToInt(List::size).reduce(1, (a, b) -> a * b);
+        }
+
+        boolean endToEnd() {
+            return className().contains("EndToEnd") || className().contains("Warmup");
+        }
+
+        /**
+         * The estimated seconds of one fork: start-up (1.5 s in process, 6 s end to end) plus warm-up and
+         * measurement; a cold-start fork runs its origin warm-up and its seconds.
+         */
+        double forkSeconds() {
+            double start = endToEnd() ? 6 : 1.5;
+            if (className().equals("ProxyWarmupBenchmark")) {
+                return start + Double.parseDouble(values("originWarmupSeconds").get(0))
+                        + Double.parseDouble(values("seconds").get(0));
+            }
+            return start + options.getWarmupIterations().get() * seconds(options.getWarmupTime().get())
+                    + options.getMeasurementIterations().get() * seconds(options.getMeasurementTime().get());
+        }
+
+        /** Arms x rounds x a fork. */
+        double seconds() {
+            return arms() * rounds * forkSeconds();
+        }
+
+        private static double seconds(org.openjdk.jmh.runner.options.TimeValue t) {
+            return t.convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0;
+        }
+    }
+
+    private ProfileLines() {
+    }
+
+    static List<Line> read(Path file) throws Exception {
+        List<Line> lines = new ArrayList<>();
+        List<String> raw = Files.readAllLines(file);
+        for (int i = 0; i < raw.size(); i++) {
+            String text = raw.get(i).trim();
+            if (text.isEmpty() || text.startsWith("#")) {
+                continue;
+            }
+            String label = null;
+            String jar = null;
+            int rounds = 0;
+            int minJdk = 0;
+            boolean twins = false;
+            Matcher m = TAG.matcher(text);
+            while (m.find()) {
+                String tag = m.group(1);
+                if (tag.startsWith("label=")) {
+                    label = tag.substring(6);
+                } else if (tag.startsWith("rounds=")) {
+                    rounds = Integer.parseInt(tag.substring(7));
+                } else if (tag.startsWith("jdk>=")) {
+                    minJdk = Integer.parseInt(tag.substring(5));
+                } else if (tag.startsWith("jar=")) {
+                    jar = tag.substring(4);
+                } else if (tag.equals("twins")) {
+                    twins = true;
+                } else {
+                    throw new IllegalArgumentException(file + ":" + (i + 1) + ": unknown tag [" + tag + "]");
+                }
+                text = text.substring(m.end());
+                m = TAG.matcher(text);
+            }
+            lines.add(new Line(i + 1, label, rounds, minJdk, jar, twins, text,
+                    new CommandLineOptions(text.split("\\s+"))));
+        }
+        return lines;
+    }
+
+    /** The lines by label. */
+    static Map<String, Line> byLabel(List<Line> lines) {
+        Map<String, Line> m = new LinkedHashMap<>();
+        lines.forEach(l -> m.put(l.label(), l));
+        return m;
+    }
+
+    /** The estimate a profile's header must state: minutes of measurement, lines for a newer JDK apart. */
+    static double minutes(List<Line> lines, boolean newerJdkLines) {
+        return lines.stream().filter(l -> (l.minJdk() > 0) == newerJdkLines).mapToDouble(Line::seconds).sum() / 60;
+    }
+}

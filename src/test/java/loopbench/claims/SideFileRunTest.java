@@ -1,0 +1,60 @@
+package loopbench.claims;
+
+import loopbench.report.JmhResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The side-file folder is shared by every run that writes into it (nobody clears it). A result reads only the side
+ * files of its own run and arm; the others are counted and the report says so.
+ */
+class SideFileRunTest {
+    private static final long[] SERIES = {300, 600, 800, 900, 1000, 1000, 1000, 1000, 1000, 1000};
+
+    @Test
+    void aResultReadsOnlyItsOwnRunsSideFiles(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures();
+        f.result(ClaimCatalog.COLD_L7, "ss", "s/op").forks(30, 30).inRounds(1, 2).add();
+        // This run's two forks...
+        f.side(ClaimCatalog.COLD_L7, 11, SERIES, null, Fixtures.distribution(1), Fixtures.RUN, 1, null)
+                .side(ClaimCatalog.COLD_L7, 12, SERIES, null, Fixtures.distribution(1), Fixtures.RUN, 2, null);
+        // ...an earlier run's fork of the same configuration, a test's file without a run, another arm's.
+        f.side(ClaimCatalog.COLD_L7, 5, new long[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1000}, null, Fixtures.distribution(1),
+                        "run-0", 1, null)
+                .side(ClaimCatalog.COLD_L7, 6, SERIES, Fixtures.distribution(1))
+                .side(ClaimCatalog.COLD_L7, 13, SERIES, null, Fixtures.distribution(1), Fixtures.RUN, 3, "other arm");
+        Measurements m = f.measurements(dir);
+        JmhResult r = m.results().get(0);
+        List<SideFile> own = m.sideFiles(r);
+        assertEquals(List.of(11L, 12L), own.stream().map(SideFile::fork).toList());
+        assertEquals(3, m.foreignSideFiles());
+        ForkValues v = ClaimCatalog.COLD_SHARE.forkValues(r, m);
+        assertEquals(2, v.size(), "two forks, two values: nothing pooled from other runs");
+        assertEquals(List.of(1, 2), List.of(v.rounds()[0], v.rounds()[1]));
+
+        ClaimsReport.Written w = ClaimsReport.write(m, dir.resolve("out"), List.of(ClaimCatalog.byId().get("C002-2")));
+        String md = Files.readString(w.markdown());
+        assertTrue(md.contains("3 side file(s) next to the input belong to no result read here"), md);
+        assertTrue(md.contains("of run " + Fixtures.RUN), md);
+    }
+
+    @Test
+    void resultsWithoutARunIdReadOnlySideFilesWithoutOne(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures();
+        f.result(ClaimCatalog.COLD_L7, "ss", "s/op").forks(30).add();
+        f.side(ClaimCatalog.COLD_L7, 1, SERIES, Fixtures.distribution(1))
+                .side(ClaimCatalog.COLD_L7, 2, SERIES, null, Fixtures.distribution(1), "run-9", 1, null);
+        Measurements m = f.measurements(dir);
+        assertEquals(List.of(1L), m.sideFiles(m.results().get(0)).stream().map(SideFile::fork).toList());
+        String md = Files.readString(ClaimsReport.write(m, dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C002-2"))).markdown());
+        assertTrue(md.contains("The results carry no run id"), md);
+    }
+}
