@@ -59,7 +59,10 @@ command -v "$java" >/dev/null \
 
 # The judging's answer: `loopbench claims --null` prints a line "decisive checks: K of M" (K of the family's M twin
 # checks decisive in either direction). Prints "K M", or nothing if there is no such line.
-decisive_of() { sed -n 's/^decisive checks: \([0-9][0-9]*\) of \([0-9][0-9]*\).*$/\1 \2/p' "$1" | tail -n 1; }
+# A family counts only when every twin check was measured ("(0 not measured)"); anything else is a failed family.
+decisive_of() {
+  sed -n 's/^decisive checks: \([0-9][0-9]*\) of \([0-9][0-9]*\) (0 not measured)$/\1 \2/p' "$1" | tail -n 1
+}
 
 mkdir -p "$out"
 lines="$out/families.txt"

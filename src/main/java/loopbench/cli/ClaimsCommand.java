@@ -138,10 +138,15 @@ final class ClaimsCommand implements Callable<Integer> {
             System.out.printf("%-16s %s%n", j.family().label(), !j.measured() ? "not measured"
                     : j.decisive() ? "DECISIVE (a false effect)" : "no decisive check");
         }
+        // One run of the null profile is one family of the engine's proof; profiles/claims-null-proof.sh reads this line.
+        List<NullExperiments.Judgement> checks = judged.stream().flatMap(j -> j.checks().stream()).toList();
+        long unmeasured = checks.stream().filter(c -> c.missing() != null).count();
+        System.out.println("decisive checks: " + checks.stream().filter(NullExperiments.Judgement::decisive).count()
+                + " of " + (checks.size() - unmeasured) + " (" + unmeasured + " not measured)");
         System.out.println();
         System.out.println("null experiments: " + dir.resolve(NullExperiments.MARKDOWN) + " and "
                 + dir.resolve(NullExperiments.JSON) + " (" + judged.stream().filter(NullExperiments.Judged::decisive)
-                .count() + " of " + judged.size() + " families with a decisive check)");
+                .count() + " of " + judged.size() + " null lines with a decisive check)");
         return 0;
     }
 }
