@@ -102,6 +102,13 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"0"})
     public double rate;
 
+    /**
+     * keep-alive: each connection carries request after request (wrk, ab -k). close: a new connection per request
+     * (ab without -k, webbench: C002-1..3, C004-1), its connect time counted in the request's latency.
+     */
+    @Param({"keep-alive"})
+    public String connection = "keep-alive";
+
     /** The proxy gets CPUs of its own, also with layer=direct (they stay idle: the client and the origin keep theirs). */
     @Override
     protected List<Role> components() {
@@ -135,9 +142,16 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         if (rate < 0) {
             throw new IllegalArgumentException("rate must be >= 0 (0 = closed loop), was " + rate);
         }
+        boolean close = switch (connection) {
+            case "keep-alive" -> false;
+            case "close" -> true;
+            default -> throw new IllegalArgumentException("connection '" + connection
+                    + "' is not valid; valid: keep-alive, close");
+        };
         return onClientLoops(LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
                 .withRate(rate > 0 ? rate : null)
                 .withConnections(connections)
+                .withConnectionClose(close)
                 .withDuration(Duration.ofHours(1))); // a bound; the trial ends it long before
     }
 

@@ -58,20 +58,24 @@ class EndToEndBenchmarkTest {
         return Long.parseLong(m.group(1));
     }
 
-    @ParameterizedTest(name = "layer {0}, {1}, {2}, rate {3}, {4}")
+    @ParameterizedTest(name = "layer {0}, {1}, {2}, rate {3}, {4}, {5}")
     @CsvSource({
-            "direct, reuse-server-thread, nio, 0, per-client",
-            "4, reuse-server-thread, epoll, 0, per-client",
-            "4, individual-group, nio, 0, per-client",
-            "7, reuse-server-thread, nio, 0, per-client",
-            "7, reuse-server-group, io_uring, 0, per-client",
-            "7, individual-group, epoll, 0, per-client",
-            "7, reuse-server-thread, nio, 400, per-client",
-            "7, reuse-server-thread, epoll, 0, per-loop",
+            "direct, reuse-server-thread, nio, 0, per-client, keep-alive",
+            "4, reuse-server-thread, epoll, 0, per-client, keep-alive",
+            "4, individual-group, nio, 0, per-client, keep-alive",
+            "7, reuse-server-thread, nio, 0, per-client, keep-alive",
+            "7, reuse-server-group, io_uring, 0, per-client, keep-alive",
+            "7, individual-group, epoll, 0, per-client, keep-alive",
+            "7, reuse-server-thread, nio, 400, per-client, keep-alive",
+            "7, reuse-server-thread, epoll, 0, per-loop, keep-alive",
+            "direct, reuse-server-thread, nio, 0, per-client, close",
+            "7, reuse-server-thread, nio, 0, per-client, close",
     })
     void proxyBenchmarkRequestsGoThroughTheProxyToTheOrigin(String layer, String threadModel, String transport,
-                                                            double rate, String backendPool) throws Exception {
+                                                            double rate, String backendPool, String connection)
+            throws Exception {
         ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
+        b.connection = connection;
         b.rate = rate;
         b.layer = layer;
         b.threadModel = threadModel;
@@ -107,12 +111,19 @@ class EndToEndBenchmarkTest {
             b.stopTrial();
             counted = b.trial.generator() == null ? -1 : b.trial.generator().successes(); // after the drain
         }
+        long opened = b.trial.generator().snapshot().connectionsOpened();
+        if ("close".equals(connection)) {
+            // one connection per request; requests still connecting when the run stopped opened one too
+            assertTrue(opened >= counted && opened <= counted + b.connections, opened + " connections for " + counted);
+        } else {
+            assertEquals(b.connections, opened, "keep-alive: each connection opened once");
+        }
         assertEquals("direct".equals(layer), proxy == null);
         assertTrue(counted >= 500, "the benchmark took 500 completed requests, the generator counted " + counted);
         assertEquals(counted, answered(origin), "the origin answered exactly what the generator counted");
         assertEquals(0.0, m.get(EndToEndMetrics.ERRORS));
         int requestBytes = ("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + (proxy == null ? origin : proxy).address().getPort()
-                + "\r\n\r\n").length();
+                + "\r\n" + ("close".equals(connection) ? "Connection: close\r\n" : "") + "\r\n").length();
         assertEquals(requestBytes, m.get(EndToEndMetrics.BYTES_REQUEST_FRONT), 1e-9, "the request, per request");
         assertTrue(m.get(EndToEndMetrics.BYTES_RESPONSE_FRONT) > 1000, "1000-byte bodies plus headers");
         for (String role : proxy == null ? List.of("client", "origin") : List.of("client", "proxy", "origin")) {
