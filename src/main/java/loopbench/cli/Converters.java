@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.echo.EchoExecutor;
 import loopbench.echo.EchoFramework;
 import loopbench.knobs.Allocator;
@@ -44,6 +45,7 @@ final class Converters {
         cmd.registerConverter(CpuSet.class, of(CpuSet::parse));
         cmd.registerConverter(Role.class, of(Role::parse));
         cmd.registerConverter(LinkSpec.class, of(LinkSpec::parse));
+        cmd.registerConverter(ResourceLeakDetector.Level.class, of(LeakDetection::parse));
     }
 
     private static <T> ITypeConverter<T> of(Function<String, T> parse) {

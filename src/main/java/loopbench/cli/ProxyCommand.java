@@ -59,6 +59,7 @@ final class ProxyCommand implements Callable<Integer> {
             config.requireSupportedBy(options.transport());
             return config;
         });
+        server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
                 System.out, System.err, server.exitWithParent);
     }

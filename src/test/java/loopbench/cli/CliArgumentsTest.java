@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.knobs.RecvAllocator;
 import loopbench.topology.Affinity;
 import loopbench.topology.CpuSet;
@@ -95,6 +96,10 @@ class CliArgumentsTest {
         return Stream.of(
                 Arguments.of(new String[] {"origin", "--transport", "foo"}, new String[] {"'foo'", "nio, epoll, io_uring"}),
                 Arguments.of(new String[] {"echo", "--transport", "NIO"}, new String[] {"'NIO'", "nio, epoll, io_uring"}),
+                Arguments.of(new String[] {"origin", "--leak-detection", "on"},
+                        new String[] {"'on'", "disabled, simple, advanced, paranoid"}),
+                Arguments.of(new String[] {"echo", "--leak-detection", "PARANOID"},
+                        new String[] {"'PARANOID'", "disabled, simple, advanced, paranoid"}),
                 Arguments.of(new String[] {"origin", "--allocator", "x"}, new String[] {"'x'", "pooled, unpooled, adaptive"}),
                 Arguments.of(new String[] {"origin", "--buffers", "x"}, new String[] {"'x'", "direct, heap"}),
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--thread-model", "y"},
@@ -163,6 +168,16 @@ class CliArgumentsTest {
                         new String[] {"the client's host is this namespace", "proxy, origin, echo"}),
                 Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
                 Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
+    }
+
+    /** In this JVM the system property asks for paranoid (the tests' setting): no option, so it stays. */
+    @Test
+    void leakDetectionFollowsTheSystemPropertyWhenNotAsked() {
+        assertEquals("paranoid", System.getProperty(LeakDetection.PROPERTY));
+        assertEquals(ResourceLeakDetector.Level.PARANOID, LeakDetection.apply(null, null));
+        for (ResourceLeakDetector.Level level : ResourceLeakDetector.Level.values()) {
+            assertEquals(level, LeakDetection.parse(LeakDetection.name(level)));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
