@@ -73,8 +73,9 @@ final class ProxyCommand implements Callable<Integer> {
     Duration backendConnectTimeout;
 
     @Option(names = "--backend-timeout", paramLabel = "DURATION", defaultValue = "60s",
-            description = "L7: at most this between two reads of the backend's response once the request was sent: "
-                    + "504, or both connections closed if the response had started (nginx proxy_read_timeout). 0: off. "
+            description = "L7: once a request's head has gone to the backend, at most this between two steps of the "
+                    + "backend (taking more of the request, sending more of the response): 504, or both connections "
+                    + "closed if the response had started (nginx proxy_send_timeout and proxy_read_timeout). 0: off. "
                     + "Default: ${DEFAULT-VALUE}.")
     Duration backendTimeout;
 

@@ -2,6 +2,7 @@ package loopbench.proxy;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOutboundBuffer;
 
 /**
  * An L7 client connection's hold on a backend connection ({@link BackendPool}). Per client, the connection opened for
@@ -28,6 +29,8 @@ final class BackendLink {
     private boolean servedBefore;
     /** Stream mode: {@link #channel} is not read while the client channel is not writable. */
     private boolean readPaused;
+    /** Times reading was paused: a pause between two looks of the backend timeout restarts its wait. */
+    private long pauses;
     private boolean flushPending;
 
     BackendLink(L7FrontendHandler owner, ProxyConfig config, BackendConnector connector, KeepAlivePool pool) {
@@ -80,6 +83,21 @@ final class BackendLink {
     /** Whether {@code ch} is the current connection (events of one dropped or given back are not this link's). */
     boolean is(Channel ch) {
         return ch == channel;
+    }
+
+    /**
+     * Bytes written to the current connection that it has not taken yet (from any thread): a change means the
+     * backend is taking the request.
+     */
+    long pendingWriteBytes() {
+        Channel ch = channel;
+        ChannelOutboundBuffer out = ch == null ? null : ch.unsafe().outboundBuffer();
+        return out == null ? 0 : out.totalPendingWriteBytes();
+    }
+
+    /** The current connection (its identity tells one from the next), or null. */
+    Object connection() {
+        return connection;
     }
 
     /** Whether there is a current connection (open, connecting, or closed and not dropped yet). */
@@ -152,6 +170,7 @@ final class BackendLink {
     void pauseReading() {
         if (!readPaused && channel != null) {
             readPaused = true;
+            pauses++;
             channel.config().setAutoRead(false);
         }
     }
@@ -170,9 +189,13 @@ final class BackendLink {
         return readPaused;
     }
 
-    /** Read batches of the current connection so far (0 without one): a backend making progress reads. */
-    long reads() {
+    /**
+     * Progress of the current connection: its read batches (a backend making progress is read) plus the times the
+     * proxy paused reading it (that wait was the proxy's, not the backend's). Compared only for one connection
+     * ({@link #connection()}).
+     */
+    long progress() {
         L7BackendConnection c = connection;
-        return c == null ? 0 : c.reads();
+        return pauses + (c == null ? 0 : c.reads());
     }
 }

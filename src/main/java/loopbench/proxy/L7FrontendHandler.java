@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -536,7 +537,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
                 }
                 refuse(new Refusal(HttpResponseStatus.REQUEST_TIMEOUT, what));
                 break;
-            case RESPONSE:
+            case BACKEND:
                 backend.drop();
                 if (exchange.responseStarted()) {
                     ProxyLog.event(ctx.channel(), config.backend(), what + " with the response under way: closing",
@@ -687,13 +688,20 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         return backend;
     }
 
-    long clientReads() {
-        return clientReads;
+    /** Read batches from the client, plus the times the proxy held reading (that wait was its own). */
+    long clientProgress() {
+        return clientReads + gate.holds();
     }
 
     /** The client is being read, or has ended its side: either way its silence is its own, not the proxy's doing. */
     boolean clientRead() {
         return gate.isOpen() || inputShutdown; // a client that shut its output down will send nothing more
+    }
+
+    /** Bytes written to the client that it has not taken yet. */
+    long clientPendingWriteBytes() {
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        return out == null ? 0 : out.totalPendingWriteBytes();
     }
 
     boolean aggregatorHasBody() {

@@ -15,9 +15,16 @@ final class L7Timeouts implements Watchdog.Watched {
         KEEP_ALIVE("keep-alive timeout"),
         /** More of a request body, between two reads: 408 (or a close once the response has started). */
         BODY("client body timeout"),
-        /** More of the backend's response, between two reads, once the request was sent: 504, or a close. */
-        RESPONSE("backend timeout"),
-        /** Nothing the proxy times: it holds the wait itself (backpressure), connects, or writes to the client. */
+        /**
+         * The backend, once the request's head went to it: taking the rest of the request, or answering; between two
+         * of its reads or two drains of what waits to be written to it (nginx's proxy_send_timeout and
+         * proxy_read_timeout in one). 504, or a close once the response has started.
+         */
+        BACKEND("backend timeout"),
+        /**
+         * Nothing the proxy times: it connects, or a response waits for the client to read it (there is no send
+         * timeout).
+         */
         NONE("no timeout");
 
         /** As the option that sets it names it, for the log. */
@@ -37,7 +44,9 @@ final class L7Timeouts implements Watchdog.Watched {
     private Wait wait = Wait.NONE;
     private Exchange seenExchange;
     private Wait seenWait;
-    private long seenProgress;
+    private Object seenBackend;
+    private long seenCount;
+    private long seenPending;
 
     L7Timeouts(L7FrontendHandler frontend, ProxyTimeouts timeouts) {
         this.frontend = frontend;
@@ -53,46 +62,58 @@ final class L7Timeouts implements Watchdog.Watched {
     }
 
     /** The wait the connection is in now. */
-    static Wait waitOf(Exchange e, boolean clientRead, boolean aggregatorHasBody, boolean backendReadPaused) {
+    private Wait waitOf(Exchange e, BackendLink backend) {
         switch (e.request()) {
             case IDLE:
                 if (e.response() != Exchange.Response.NONE) {
-                    return Wait.NONE;
+                    return Wait.NONE; // answered (a 408): closing
                 }
-                // A new connection waits for its first head from its start on (nginx does the same).
-                return e.first ? Wait.HEAD : Wait.KEEP_ALIVE;
+                if (e.first) {
+                    return Wait.HEAD; // a new connection waits for its first head from its start on, as in nginx
+                }
+                // Kept alive from the moment the last response has gone out, not merely been queued.
+                return frontend.clientPendingWriteBytes() > 0 ? Wait.NONE : Wait.KEEP_ALIVE;
             case READING_HEAD:
                 if (e.response() != Exchange.Response.NONE) {
-                    return Wait.NONE;
+                    return Wait.NONE; // answered (a 408): closing
                 }
-                return aggregatorHasBody ? Wait.BODY : Wait.HEAD;
+                return frontend.aggregatorHasBody() ? Wait.BODY : Wait.HEAD;
             case BODY:
             case DISCARDING:
-                return clientRead && e.response() != Exchange.Response.CONNECTING ? Wait.BODY : Wait.NONE;
+                if (e.response() == Exchange.Response.CONNECTING) {
+                    return Wait.NONE; // the connect timeout's
+                }
+                if (backend.full()) {
+                    return Wait.BACKEND; // the client is held back because the backend takes no more
+                }
+                return frontend.clientRead() ? Wait.BODY : Wait.NONE;
             default:
-                return e.awaitingBackend() && !backendReadPaused ? Wait.RESPONSE : Wait.NONE;
+                // Not while the proxy stops reading the backend because the client does not read.
+                return e.awaitingBackend() && !backend.readPaused() ? Wait.BACKEND : Wait.NONE;
         }
     }
 
     @Override
     public boolean progressed() {
         Exchange e = frontend.exchange();
-        wait = waitOf(e, frontend.clientRead(), frontend.aggregatorHasBody(), frontend.backend().readPaused());
-        long progress;
-        switch (wait) {
-            case BODY:
-                progress = frontend.clientReads();
-                break;
-            case RESPONSE:
-                progress = frontend.backend().reads();
-                break;
-            default:
-                progress = 0; // only a new exchange or another wait counts
+        BackendLink backend = frontend.backend();
+        wait = waitOf(e, backend);
+        long count = 0;
+        long pending = 0;
+        if (wait == Wait.BODY) {
+            count = frontend.clientProgress();
+        } else if (wait == Wait.BACKEND) {
+            count = backend.progress();
+            pending = backend.pendingWriteBytes();
         }
-        boolean moved = e != seenExchange || wait != seenWait || progress != seenProgress;
+        Object connection = backend.connection();
+        boolean moved = e != seenExchange || wait != seenWait || connection != seenBackend || count != seenCount
+                || pending != seenPending;
         seenExchange = e;
         seenWait = wait;
-        seenProgress = progress;
+        seenBackend = connection;
+        seenCount = count;
+        seenPending = pending;
         return moved;
     }
 
@@ -105,7 +126,7 @@ final class L7Timeouts implements Watchdog.Watched {
                 return keepAliveNanos;
             case BODY:
                 return bodyNanos;
-            case RESPONSE:
+            case BACKEND:
                 return backendNanos;
             default:
                 return 0;

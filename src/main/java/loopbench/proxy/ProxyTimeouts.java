@@ -12,11 +12,13 @@ import java.util.Objects;
  *                       counted from its first byte, or from the connection's start for its first request: 408, close
  * @param clientBody     L7: at most this between two reads of a request body (nginx {@code client_body_timeout}):
  *                       408 (or, if the response has started, a close)
- * @param keepAlive      L7: an idle connection between two requests is closed after this ({@code keepalive_timeout})
+ * @param keepAlive      L7: a connection whose last response has gone out is closed after this
+ *                       ({@code keepalive_timeout}) unless a request begins
  * @param backendConnect connecting to the backend (nginx {@code proxy_connect_timeout}): 502 at L7, close at L4
- * @param backend        L7: at most this between two reads of the backend's response, once the request has been sent
- *                       (nginx {@code proxy_read_timeout}): 504 if nothing of the response went to the client yet, else
- *                       both connections close
+ * @param backend        L7: once a request's head has gone to the backend, at most this between two steps of the
+ *                       backend: taking more of the request or sending more of the response (nginx's
+ *                       {@code proxy_send_timeout} and {@code proxy_read_timeout}): 504 if nothing of the response
+ *                       went to the client yet, else both connections close
  * @param idle           L4: both connections close after this without a byte either way (nginx stream
  *                       {@code proxy_timeout})
  */

@@ -12,11 +12,14 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
  */
 final class ReadGate extends ChannelOutboundHandlerAdapter {
     private boolean open = true;
+    /** Times the gate was held: a hold between two looks of the client body timeout restarts its wait. */
+    private long holds;
 
     /** Stops reading the client (if not stopped already). */
     void hold(Channel client) {
         if (open) {
             open = false;
+            holds++;
             client.config().setAutoRead(false);
         }
     }
@@ -32,6 +35,10 @@ final class ReadGate extends ChannelOutboundHandlerAdapter {
     /** Whether the client is being read; the client's silence while it is held is not its own. */
     boolean isOpen() {
         return open;
+    }
+
+    long holds() {
+        return holds;
     }
 
     @Override

@@ -6,12 +6,14 @@ import loopbench.testing.RawHttp;
 import loopbench.testing.RawHttp.Conn;
 import loopbench.testing.RawHttp.Response;
 import loopbench.testing.Rig;
+import loopbench.testing.TestBackend;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -21,6 +23,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -231,6 +235,61 @@ class L7TimeoutTest {
                 assertEquals(400, other.exchange(RawHttp.ascii("NOT HTTP\r\n\r\n")).status());
             }
             ErrorAnswers.assertFixed(c.read(), 502, full.address().getPort());
+        }
+    }
+
+    /**
+     * A client that reads nothing for several timeouts while a large response waits for it is served whole: the
+     * proxy then stops reading the backend, and that wait is its own (there is no send timeout).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndPools")
+    void aClientThatReadsNothingForAWhileIsServedWhole(L7Mode mode, BackendPool pool) throws Exception {
+        int size = 4 * 1024 * 1024;
+        try (TestBackend backend = TestBackend.start((socket, index) -> {
+                 OutputStream out = socket.getOutputStream();
+                 while (RawHttp.readRequest(socket.getInputStream()) != null) {
+                     out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n"));
+                     out.write(RawHttp.uniqueBody(5, size));
+                     out.flush();
+                 }
+             });
+             LoopbackServer proxy = proxy(mode, pool, ThreadModel.REUSE_SERVER_THREAD, backend.address(), TIMEOUTS);
+             Conn c = RawHttp.open(proxy.port())) {
+            c.send(RawHttp.get("/down"));
+            Thread.sleep(4L * SHORT_MILLIS);
+            Response down = c.read();
+            assertEquals(200, down.status(), down::toString);
+            assertArrayEquals(RawHttp.uniqueBody(5, size), down.body());
+            backend.assertNoErrors();
+        }
+    }
+
+    /** A backend that takes nothing of a large request: 504, as nginx's proxy_send_timeout gives. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("modesAndPools")
+    void aBackendThatTakesNothingOfTheRequestGets504(L7Mode mode, BackendPool pool) throws Exception {
+        CountDownLatch testOver = new CountDownLatch(1);
+        try (TestBackend backend = TestBackend.start((socket, index) -> {
+                 if (index == 0) {
+                     testOver.await(30, TimeUnit.SECONDS); // reads nothing
+                     return;
+                 }
+                 OutputStream out = socket.getOutputStream();
+                 while (RawHttp.readRequest(socket.getInputStream()) != null) {
+                     out.write(RawHttp.ascii("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+                     out.flush();
+                 }
+             });
+             AutoCloseable release = testOver::countDown; // closed before the backend, which waits for its threads
+             LoopbackServer proxy = proxy(mode, pool, ThreadModel.REUSE_SERVER_THREAD, backend.address(), TIMEOUTS);
+             Conn c = RawHttp.open(proxy.port())) {
+            c.sendInBackground(RawHttp.post("/up", RawHttp.uniqueBody(7, 4 * 1024 * 1024)), null);
+            Response r = c.read();
+            try (Conn other = RawHttp.open(proxy.port())) {
+                assertEquals(200, other.exchange(RawHttp.get("/other")).status());
+            }
+            ErrorAnswers.assertFixed(r, 504, backend.port());
         }
     }
 
