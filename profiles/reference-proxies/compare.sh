@@ -21,8 +21,8 @@
 # JDK (with the suite's server flags for its release), labelled "(JDK N)": what a JDK upgrade does to the proxy's
 # cost, in the same rounds. The origin and every other loopbench row run on $JAVA (default: java on the PATH).
 # Every loopbench JVM (origin and proxies, now and before) runs as the suite runs its servers (JvmFlags): a 1 GiB
-# heap, Netty's leak detection off (`java -jar loopbench.jar` alone keeps Netty's default, SIMPLE, which samples
-# buffers with a stack trace: a cost nginx does not pay), Netty's Unsafe path on.
+# heap, Netty's leak detection off (set explicitly: jars built before the servers turned it off by themselves kept
+# Netty's default, SIMPLE, which samples buffers with a stack trace: a cost nginx does not pay), Unsafe on.
 # The load generators side by side, every round, against the small page's nginx L7 proxy: `wrk -t1 -cC` and
 # loopbench's own `load --io-threads 1 --transport epoll` (with a 10 s warm-up of its own JVM), each one's
 # CPU-µs per request (wrk: its rusage; loopbench: the JSON's generator figures, measured period only), user and

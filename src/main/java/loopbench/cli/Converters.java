@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.echo.EchoExecutor;
 import loopbench.echo.EchoFramework;
 import loopbench.knobs.Allocator;
@@ -7,6 +8,7 @@ import loopbench.knobs.BufferType;
 import loopbench.knobs.RecvAllocator;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
+import loopbench.load.Durations;
 import loopbench.origin.WorkStrategy;
 import loopbench.proxy.BackendPool;
 import loopbench.proxy.L4Mode;
@@ -20,6 +22,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.function.Function;
 
 /** Every knob is parsed by its own type's parse method, so the CLI and the code agree on spellings. */
@@ -44,6 +47,9 @@ final class Converters {
         cmd.registerConverter(CpuSet.class, of(CpuSet::parse));
         cmd.registerConverter(Role.class, of(Role::parse));
         cmd.registerConverter(LinkSpec.class, of(LinkSpec::parse));
+        cmd.registerConverter(Duration.class, of(Converters::timeout));
+        cmd.registerConverter(ResourceLeakDetector.Level.class, of(LeakDetection::parse));
+        cmd.registerConverter(LogLevel.class, of(LogLevel::parse));
     }
 
     private static <T> ITypeConverter<T> of(Function<String, T> parse) {
@@ -54,6 +60,18 @@ final class Converters {
                 throw new TypeConversionException(e.getMessage());
             }
         };
+    }
+
+    /** A timeout: 0 (off), or a duration as {@link Durations} spells it (500ms, 60s, 10m). */
+    static Duration timeout(String value) {
+        if ("0".equals(value.trim())) {
+            return Duration.ZERO;
+        }
+        try {
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad timeout '" + value + "'; expected 0 (off) or " + Durations.VALID);
+        }
     }
 
     /** HOST:PORT, or [IPv6]:PORT. */

@@ -63,6 +63,7 @@ final class EchoCommand implements Callable<Integer> {
             framework.checkSupported(options, config);
             return options;
         });
+        server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> framework.start(options, config),
                 System.out, System.err, server.exitWithParent);
     }

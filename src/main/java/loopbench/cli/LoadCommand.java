@@ -1,6 +1,5 @@
 package loopbench.cli;
 
-import io.netty.util.ResourceLeakDetector;
 import loopbench.load.ConsoleProgress;
 import loopbench.load.Durations;
 import loopbench.load.LoadExitCode;
@@ -98,11 +97,7 @@ final class LoadCommand implements Callable<Integer> {
                 Durations.parse(duration), requests, Durations.parse(warmup), method,
                 bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
                 Durations.parse(timeout), connectionClose));
-        if (System.getProperty("io.netty.leakDetection.level") == null) {
-            // A load generator measures others: Netty's default leak detection samples buffers with a stack trace
-            // each, CPU the generator would spend on itself (as the suite's forks and servers, it runs without).
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        }
+        LeakDetection.apply(null, null); // a load generator measures others: off unless the system property asks
         PrintStream err = System.err;
         err.printf("loopbench load: %s, %d %s, %s for %s%s%n", spec.target(), spec.connections(),
                 spec.connectionClose() ? "clients (a connection per request)" : "connections",

@@ -7,12 +7,14 @@ import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
+import loopbench.proxy.ProxyTimeouts;
 import loopbench.server.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
@@ -49,17 +51,64 @@ final class ProxyCommand implements Callable<Integer> {
             description = "L4: copy (read into a buffer, write it out: HexDumpProxy) or splice (splice(2) socket to socket through a pipe, no copy through user space; needs --transport epoll and --thread-model reuse-server-thread). Default: ${DEFAULT-VALUE}.")
     L4Mode l4Mode;
 
+    @Option(names = "--client-header-timeout", paramLabel = "DURATION", defaultValue = "60s",
+            description = "L7: a request head must arrive whole within this, counted from its first byte (a "
+                    + "connection's first request: from the connection's start), else 408 and close (nginx "
+                    + "client_header_timeout). 0: off. Default: ${DEFAULT-VALUE}.")
+    Duration clientHeaderTimeout;
+
+    @Option(names = "--client-body-timeout", paramLabel = "DURATION", defaultValue = "60s",
+            description = "L7: at most this between two reads of a request body, else 408 and close (nginx "
+                    + "client_body_timeout). 0: off. Default: ${DEFAULT-VALUE}.")
+    Duration clientBodyTimeout;
+
+    @Option(names = "--keepalive-timeout", paramLabel = "DURATION", defaultValue = "75s",
+            description = "L7: a kept-alive client connection with no request under way closes after this (nginx "
+                    + "keepalive_timeout). 0: off. Default: ${DEFAULT-VALUE}.")
+    Duration keepAliveTimeout;
+
+    @Option(names = "--backend-connect-timeout", paramLabel = "DURATION", defaultValue = "60s",
+            description = "Connecting to the backend: after this, 502 at L7, the client closed at L4 (nginx "
+                    + "proxy_connect_timeout). 0: off. Default: ${DEFAULT-VALUE}.")
+    Duration backendConnectTimeout;
+
+    @Option(names = "--backend-timeout", paramLabel = "DURATION", defaultValue = "60s",
+            description = "L7: once a request's head has gone to the backend, at most this between two steps of the "
+                    + "backend (taking more of the request, sending more of the response): 504, or both connections "
+                    + "closed if the response had started (nginx proxy_send_timeout and proxy_read_timeout). 0: off. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    Duration backendTimeout;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "10m",
+            description = "L4: both connections close after this without a byte either way (nginx stream "
+                    + "proxy_timeout). 0: off. Default: ${DEFAULT-VALUE}.")
+    Duration idleTimeout;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "info",
+            description = "warn, info or debug. Clients get a fixed text for every error (no address, no exception); "
+                    + "debug also logs on stderr why each error answer, timeout or closed connection happened: the "
+                    + "backend's address and the exception. Default: ${DEFAULT-VALUE}.")
+    LogLevel logLevel;
+
     @Override
     public Integer call() {
         server.cpus.pinThisProcess();
-        ProxyConfig config = Cli.validated(() -> new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode,
-                backendPool, l4Mode));
+        ProxyConfig config = Cli.validated(this::config);
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         Cli.validated(() -> {
             config.requireSupportedBy(options.transport());
             return config;
         });
+        logLevel.apply();
+        server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
                 System.out, System.err, server.exitWithParent);
+    }
+
+    /** The proxy's configuration from the options; throws IllegalArgumentException for a bad combination. */
+    ProxyConfig config() {
+        ProxyTimeouts timeouts = new ProxyTimeouts(clientHeaderTimeout, clientBodyTimeout, keepAliveTimeout,
+                backendConnectTimeout, backendTimeout, idleTimeout);
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, l4Mode, timeouts);
     }
 }

@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.server.ServerOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,6 +24,17 @@ final class ServerOptionsMixin {
             description = "Also stop when stdin reaches end-of-file: a parent process that started this server "
                     + "and holds its stdin (a benchmark, a test) died or let go, so the server cannot outlive it.")
     boolean exitWithParent;
+
+    @Option(names = "--leak-detection", paramLabel = "LEVEL",
+            description = "Netty's buffer leak detection: disabled, simple, advanced, paranoid. Default: disabled, "
+                    + "as the suite measures its servers (Netty's own default, simple, costs CPU on every request), "
+                    + "unless the system property " + LeakDetection.PROPERTY + " says otherwise.")
+    ResourceLeakDetector.Level leakDetection;
+
+    /** Sets Netty's leak detection as asked (see --leak-detection) and says which on stderr. */
+    void applyLeakDetection() {
+        LeakDetection.apply(leakDetection, System.err);
+    }
 
     ServerOptions toServerOptions() {
         return new ServerOptions(listen, loops.transport, loops.allocator, loops.buffers, loops.ioThreads());

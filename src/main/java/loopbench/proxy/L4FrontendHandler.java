@@ -13,44 +13,60 @@ import io.netty.util.ReferenceCountUtil;
  * The client side of the L4 proxy, after Netty's HexDumpProxy: AUTO_READ is off on both channels and
  * each side reads again only while the other side is writable, so a fast sender and a slow receiver hold at
  * most the other channel's write-buffer high-water mark (64 KiB) and one read per direction ({@link L4Relay}).
- * Either side closing closes the other once what it already wrote is flushed.
+ * A side's FIN is passed on to the other once what it sent before has gone out, and the other direction goes on
+ * until its own FIN; either side closing (or failing) closes the other once what it already wrote is flushed.
  *
  * <p>{@link L4Mode#SPLICE}: once the backend is connected, each side splices into the other
  * ({@link AbstractEpollStreamChannel#spliceTo}: socket to pipe to socket, the bytes never copied into user space)
  * and reads on its own; Netty stops a side from reading while what it spliced waits for the other socket, so at most
  * one pipe (64 KiB) is in flight per direction. Bytes read before that (a client that sends and half-closes while the
  * backend is still connecting) are relayed as in copy mode first; the end of a stream is in {@link SpliceRelay}.
+ *
+ * <p>Timeouts: connecting is the connector's (--backend-connect-timeout: the client is closed); once connected, a
+ * {@link Watchdog} closes both sides after --idle-timeout without a read on either (nginx stream's
+ * {@code proxy_timeout}), counted from read batches, nothing timed per read.
  */
 public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
     private final BackendConnector connector;
     private final L4Mode mode;
+    /** Where the connector connects: for the log only. */
+    private final Object backendAddress;
+    private final long idleNanos;
+    private Channel inbound;
     private ChannelFuture connect;
     private Channel outbound;
+    private L4BackendHandler backendHandler;
+    private Watchdog watchdog;
+    /** Read batches from the client so far; with the backend's, what the idle timeout watches. */
+    private long reads;
 
-    public L4FrontendHandler(BackendConnector connector, L4Mode mode) {
+    public L4FrontendHandler(BackendConnector connector, ProxyConfig config) {
         this.connector = connector;
-        this.mode = mode;
+        this.mode = config.l4Mode();
+        this.backendAddress = config.backend();
+        this.idleNanos = config.timeouts().idle().toNanos();
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        Channel inbound = ctx.channel();
-        if (mode == L4Mode.SPLICE) {
-            SpliceRelay.allowHalfClosure(inbound);
-        }
-        connect = connector.connect(inbound, new L4BackendHandler(inbound, mode), false);
+        inbound = ctx.channel();
+        backendHandler = new L4BackendHandler(inbound, mode);
+        connect = connector.connect(inbound, backendHandler, false);
         outbound = connect.channel();
         connect.addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
+                ProxyLog.event(inbound, backendAddress, "cannot connect to the backend, closing", f.cause());
                 inbound.close(); // backend refused: nothing to relay to
             } else if (mode == L4Mode.SPLICE) {
                 if (inbound.isActive()) {
                     SpliceRelay.start(inbound, outbound);
                 } // else the client sent its bytes and left while connecting: the relays queued after this deliver them
             } else {
-                inbound.read(); // connected: start relaying the client's bytes
+                L4Relay.readOn(inbound); // connected: start relaying the client's bytes (unless it has ended)
             }
         });
+        watchdog = Watchdog.start(inbound.eventLoop(), new IdleTimeout(), idleNanos);
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -58,18 +74,26 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
         if (!connect.isDone()) {
             // Bytes can arrive before the backend is connected even though nothing asked for them: epoll and
             // io_uring read on their own when the client half-closes (RDHUP). Relay them once connected.
-            connect.addListener((ChannelFutureListener) f -> relay(ctx, msg));
+            connect.addListener((ChannelFutureListener) f -> {
+                if (outbound.isActive()) {
+                    L4Relay.relayQueued(msg, ctx.channel(), outbound);
+                } else {
+                    ReferenceCountUtil.release(msg);
+                }
+            });
             return;
         }
-        relay(ctx, msg);
-    }
-
-    private void relay(ChannelHandlerContext ctx, Object msg) {
         if (outbound.isActive()) {
             L4Relay.relay(msg, ctx.channel(), outbound);
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        reads++;
+        ctx.fireChannelReadComplete();
     }
 
     /** The client can take more again: read the backend (which stopped while the client was not writable). */
@@ -79,14 +103,21 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
-    /** Splice mode (half-closure on): the client's FIN. What it sent before still goes to the backend, then both close. */
+    /** The client's FIN: what it sent goes to the backend, then the backend gets a FIN; its answer still flows. */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            if (connect.isDone() && connect.isSuccess()) {
-                SpliceRelay.drainThenClose(ctx.channel(), outbound);
-            } else {
-                ctx.close(); // everything it sent was read and waits to be relayed once connected (channelRead)
+            if (!connect.isDone()) {
+                // After the relays of what it sent, which wait for the connect too (listeners run in order).
+                connect.addListener((ChannelFutureListener) f -> {
+                    if (f.isSuccess()) {
+                        L4Relay.inputEnded(mode, inbound, outbound);
+                    }
+                });
+            } else if (connect.isSuccess()) {
+                // From here, not from a listener: a listener added now may run on the backend's loop at once, ahead
+                // of the writes this loop has handed to it; from here, the FIN is handed over after them.
+                L4Relay.inputEnded(mode, inbound, outbound);
             }
         }
         ctx.fireUserEventTriggered(evt);
@@ -94,6 +125,9 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (watchdog != null) {
+            watchdog.stop();
+        }
         if (connect == null) {
             return;
         }
@@ -108,6 +142,32 @@ public final class L4FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ProxyLog.event(ctx.channel(), backendAddress, "client connection failed", cause);
         Channels.closeOnFlush(ctx.channel());
+    }
+
+    /** --idle-timeout, on the client's loop: progress is a read batch on either side. */
+    private final class IdleTimeout implements Watchdog.Watched {
+        private long seenReads = -1;
+
+        @Override
+        public boolean progressed() {
+            long now = reads + backendHandler.reads();
+            boolean moved = now != seenReads;
+            seenReads = now;
+            return moved;
+        }
+
+        @Override
+        public long limitNanos() {
+            return connect.isDone() ? idleNanos : 0; // connecting is the connect timeout's
+        }
+
+        @Override
+        public void expired() {
+            ProxyLog.event(inbound, backendAddress, "idle timeout (" + idleNanos / 1_000_000
+                    + " ms without a byte either way): closing both sides", null);
+            L4Relay.closeBoth(inbound, outbound);
+        }
     }
 }

@@ -23,6 +23,8 @@ final class L7BackendConnection extends ChannelInboundHandlerAdapter {
     private final KeepAlivePool pool;
     private volatile L7FrontendHandler owner;
     private Channel channel;
+    /** Read batches so far: the backend timeout's measure of progress. */
+    private final ReadCount reads = new ReadCount();
 
     L7BackendConnection(L7FrontendHandler owner, boolean streaming, KeepAlivePool pool) {
         this.owner = owner;
@@ -36,6 +38,11 @@ final class L7BackendConnection extends ChannelInboundHandlerAdapter {
 
     Channel channel() {
         return channel;
+    }
+
+    /** Read batches so far (from any thread). */
+    long reads() {
+        return reads.get();
     }
 
     @Override
@@ -54,9 +61,10 @@ final class L7BackendConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Stream mode: the response pieces relayed are flushed once per backend read batch. */
+    /** Counts the read batch (progress, for the backend timeout); stream mode: flushes the pieces it relayed. */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        reads.increment();
         L7FrontendHandler o = owner;
         if (streaming && o != null) {
             o.backendReadComplete(ctx.channel());

@@ -33,6 +33,8 @@ import java.util.List;
 class ProxyAggregator extends HttpObjectAggregator {
     /** A head waiting for its next piece to show whether the body comes in one piece; not reference-counted. */
     private HttpMessage held;
+    /** The aggregator has a message's head and is gathering its body. */
+    private boolean aggregating;
 
     ProxyAggregator(int maxContentLength) {
         super(maxContentLength);
@@ -67,6 +69,26 @@ class ProxyAggregator extends HttpObjectAggregator {
             return;
         }
         super.decode(ctx, msg, out);
+    }
+
+    /**
+     * Whether a message's head has arrived whole and its body has not yet (the proxy's client timeouts tell a slow head
+     * from a slow body by it).
+     */
+    boolean bodyPending() {
+        return held != null || aggregating && !isHandlingOversizedMessage();
+    }
+
+    @Override
+    protected FullHttpMessage beginAggregation(HttpMessage start, ByteBuf content) throws Exception {
+        aggregating = true;
+        return super.beginAggregation(start, content);
+    }
+
+    @Override
+    protected void finishAggregation(FullHttpMessage aggregated) throws Exception {
+        aggregating = false;
+        super.finishAggregation(aggregated);
     }
 
     /** Heads the aggregator would treat specially are its own from the start. */

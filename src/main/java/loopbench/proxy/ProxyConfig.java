@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param l7Mode           L7 only: aggregate whole messages, or stream their pieces
  * @param backendPool      L7 only: a backend connection per client connection, or a keep-alive pool per event loop
  * @param l4Mode           L4 only: copy bytes through user space, or splice them socket to socket
+ * @param timeouts         how long either side may keep the proxy waiting (nginx's defaults unless given)
  */
 public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength,
-                          L7Mode l7Mode, BackendPool backendPool, L4Mode l4Mode) {
+                          L7Mode l7Mode, BackendPool backendPool, L4Mode l4Mode, ProxyTimeouts timeouts) {
 
     /** 8 MiB: large enough for the test bodies (up to 1 MiB), small enough to bound memory per connection. */
     public static final int DEFAULT_MAX_CONTENT_LENGTH = 8 * 1024 * 1024;
@@ -36,6 +37,7 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
                     + BackendPool.PER_CLIENT.cliName());
         }
         Objects.requireNonNull(l4Mode, "l4Mode");
+        Objects.requireNonNull(timeouts, "timeouts");
         if (l4Mode == L4Mode.SPLICE && layer != Layer.L4) {
             throw new IllegalArgumentException("l4 mode 'splice' needs layer 4 (an L7 proxy reads every byte it"
                     + " forwards); valid with layer 7: " + L4Mode.COPY.cliName());
@@ -60,10 +62,13 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
         }
     }
 
-    /** The defaults for everything not given: L7 aggregates, one backend connection per client connection, L4 copies. */
+    /**
+     * The defaults for everything not given: L7 aggregates, one backend connection per client connection, L4 copies,
+     * nginx's timeouts.
+     */
     public ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength,
                        L7Mode l7Mode, BackendPool backendPool) {
-        this(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, L4Mode.COPY);
+        this(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, L4Mode.COPY, ProxyTimeouts.DEFAULTS);
     }
 
     public ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel threadModel, int maxContentLength,
@@ -80,19 +85,23 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
     }
 
     public ProxyConfig withL7Mode(L7Mode mode) {
-        return new ProxyConfig(layer, backend, threadModel, maxContentLength, mode, backendPool, l4Mode);
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, mode, backendPool, l4Mode, timeouts);
     }
 
     public ProxyConfig withMaxContentLength(int bytes) {
-        return new ProxyConfig(layer, backend, threadModel, bytes, l7Mode, backendPool, l4Mode);
+        return new ProxyConfig(layer, backend, threadModel, bytes, l7Mode, backendPool, l4Mode, timeouts);
     }
 
     public ProxyConfig withBackendPool(BackendPool pool) {
-        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, pool, l4Mode);
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, pool, l4Mode, timeouts);
     }
 
     public ProxyConfig withL4Mode(L4Mode mode) {
-        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, mode);
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, mode, timeouts);
+    }
+
+    public ProxyConfig withTimeouts(ProxyTimeouts t) {
+        return new ProxyConfig(layer, backend, threadModel, maxContentLength, l7Mode, backendPool, l4Mode, t);
     }
 
     /** The value of the Host header sent to the backend. */

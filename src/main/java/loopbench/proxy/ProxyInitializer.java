@@ -27,7 +27,9 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
         switch (config.layer()) {
             case L4:
                 ch.config().setAutoRead(false); // read only when what was read before has gone out
-                p.addLast("l4-frontend", new L4FrontendHandler(connector, config.l4Mode()));
+                // A client's FIN goes on to the backend and the backend's answer still comes back (L4FrontendHandler).
+                ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+                p.addLast("l4-frontend", new L4FrontendHandler(connector, config));
                 break;
             case L7:
                 // A client that half-closes after its requests still gets its responses (L7FrontendHandler).
@@ -35,10 +37,12 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 ReadGate gate = new ReadGate();
                 p.addLast("read-gate", gate);
                 p.addLast("http-server-codec", HttpCodecs.server());
+                RequestAggregator aggregator = null;
                 if (config.l7Mode() == L7Mode.AGGREGATE) {
-                    p.addLast("http-aggregator", new RequestAggregator(config.maxContentLength()));
+                    aggregator = new RequestAggregator(config.maxContentLength());
+                    p.addLast("http-aggregator", aggregator);
                 }
-                p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate, pools));
+                p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate, aggregator, pools));
                 break;
             default:
                 throw new AssertionError(config.layer());

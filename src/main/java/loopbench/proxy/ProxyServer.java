@@ -12,6 +12,7 @@ public final class ProxyServer {
     public static LoopbackServer start(ServerOptions options, ProxyConfig config) {
         config.requireSupportedBy(options.transport());
         return LoopbackServer.start("proxy", options, context -> new ProxyInitializer(config,
-                SocketBackendConnector.create(context, config.backend(), config.threadModel())));
+                SocketBackendConnector.create(context, config.backend(), config.threadModel(),
+                        config.timeouts().backendConnectMillis())));
     }
 }

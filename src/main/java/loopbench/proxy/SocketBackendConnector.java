@@ -14,8 +14,6 @@ import java.net.InetSocketAddress;
 
 /** Connects to the backend over TCP, on the event loop the {@link ThreadModel} names. */
 public final class SocketBackendConnector implements BackendConnector {
-    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
-
     private final Bootstrap prototype;
     private final ThreadModel threadModel;
     /** The group backend channels register on; unused for {@link ThreadModel#REUSE_SERVER_THREAD}. */
@@ -31,8 +29,12 @@ public final class SocketBackendConnector implements BackendConnector {
         this.resources = resources;
     }
 
-    /** A connector for the proxy server described by {@code context}; may start the backend's own group. */
-    public static SocketBackendConnector create(ServerContext context, InetSocketAddress backend, ThreadModel threadModel) {
+    /**
+     * A connector for the proxy server described by {@code context}; may start the backend's own group. A connect that
+     * takes longer than {@code connectTimeoutMillis} fails (Netty's CONNECT_TIMEOUT_MILLIS; 0: no limit).
+     */
+    public static SocketBackendConnector create(ServerContext context, InetSocketAddress backend,
+                                                ThreadModel threadModel, int connectTimeoutMillis) {
         EventLoopGroup group;
         switch (threadModel) {
             case INDIVIDUAL_GROUP:
@@ -52,7 +54,7 @@ public final class SocketBackendConnector implements BackendConnector {
                 .channel(context.options().transport().socketChannelClass())
                 .option(ChannelOption.ALLOCATOR, context.allocator())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                 .remoteAddress(backend);
         return new SocketBackendConnector(prototype, threadModel, group, context.resources());
     }

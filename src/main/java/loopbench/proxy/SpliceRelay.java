@@ -3,7 +3,6 @@ package loopbench.proxy;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import io.netty.channel.unix.FileDescriptor;
 
@@ -15,12 +14,13 @@ import java.nio.ByteBuffer;
  * {@link AbstractEpollStreamChannel#spliceTo} (socket to pipe to socket: the bytes never reach user space).
  *
  * <p>The end of a stream needs care. Netty's splice path splices one batch (one receive-buffer guess, at most a pipe's
- * 64 KiB) per readiness event and, as soon as the peer's FIN (EPOLLRDHUP) has been seen, shuts the input down: closed
- * (no half-closure) or no longer read (half-closure). A sender that writes more than that and closes at once would lose
- * the rest, still queued in the socket. So both channels allow half-closure, and when one's input is shut down,
- * {@link #drainThenClose} reads what is still queued (all of it arrived: it came before the FIN) and writes it to the
- * other side after what was spliced, then closes, as copy mode does. That tail is the only time splice mode holds
- * bytes in user space: at most what the socket had queued (bounded by its receive buffer, tcp_rmem).
+ * 64 KiB) per readiness event and, as soon as the peer's FIN (EPOLLRDHUP) has been seen, shuts the input down (both
+ * channels allow half-closure, as in copy mode) and reads no more. A sender that writes more than that and ends its
+ * side at once would lose the rest, still queued in the socket. So when one's input is shut down,
+ * {@link #drainQueued} reads what is still queued (all of it arrived: it came before the FIN) and writes it to the
+ * other side after what was spliced; then the FIN is passed on as in copy mode ({@link L4Relay#endOfStream}). That tail
+ * is the only time splice mode holds bytes in user space: at most what the socket had queued (bounded by its receive
+ * buffer, tcp_rmem).
  */
 final class SpliceRelay {
     private static final int CHUNK = 64 * 1024;
@@ -28,12 +28,11 @@ final class SpliceRelay {
     private SpliceRelay() {
     }
 
-    /** Lets a channel see its peer's FIN as an event instead of a close (see the class comment). */
-    static void allowHalfClosure(Channel ch) {
-        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-    }
-
-    /** Splices both directions until either side ends (a failed splice closes both, after what they had written). */
+    /**
+     * Splices both directions until either side ends (a failed splice closes both, after what they had written). A
+     * client that has ended its side already (it sent its bytes and its FIN while the backend was connecting) is only
+     * spliced into: reading a shut-down input fails on epoll.
+     */
     static void start(Channel inbound, Channel outbound) {
         ChannelFutureListener closeBoth = f -> {
             if (!f.isSuccess()) {
@@ -44,18 +43,19 @@ final class SpliceRelay {
         AbstractEpollStreamChannel client = (AbstractEpollStreamChannel) inbound;
         AbstractEpollStreamChannel backend = (AbstractEpollStreamChannel) outbound;
         // Integer.MAX_VALUE: splice for as long as the channels live.
-        client.spliceTo(backend, Integer.MAX_VALUE).addListener(closeBoth);
         backend.spliceTo(client, Integer.MAX_VALUE).addListener(closeBoth);
-        client.config().setAutoRead(true);
         backend.config().setAutoRead(true);
+        if (!client.isInputShutdown()) {
+            client.spliceTo(backend, Integer.MAX_VALUE).addListener(closeBoth);
+            client.config().setAutoRead(true);
+        }
     }
 
     /**
      * {@code source}'s peer has sent its FIN: writes whatever is still queued in {@code source}'s socket to
-     * {@code target} (after the bytes already spliced, which wait in its outbound buffer), then closes {@code source};
-     * its close closes {@code target} once that is flushed.
+     * {@code target} (after the bytes already spliced, which wait in its outbound buffer) and flushes it.
      */
-    static void drainThenClose(Channel source, Channel target) {
+    static void drainQueued(Channel source, Channel target) {
         FileDescriptor fd = ((AbstractEpollStreamChannel) source).fd();
         try {
             for (;;) {
@@ -79,6 +79,5 @@ final class SpliceRelay {
             // a reset: nothing more to deliver
         }
         target.flush();
-        source.close();
     }
 }

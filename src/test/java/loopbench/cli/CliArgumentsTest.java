@@ -1,6 +1,8 @@
 package loopbench.cli;
 
+import io.netty.util.ResourceLeakDetector;
 import loopbench.knobs.RecvAllocator;
+import loopbench.proxy.ProxyTimeouts;
 import loopbench.topology.Affinity;
 import loopbench.topology.CpuSet;
 import loopbench.topology.LinkSpec;
@@ -8,10 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +61,10 @@ class CliArgumentsTest {
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
                 Arguments.of("proxy", new String[] {"--listen", "--cpus", "--backend", "--layer", "--thread-model", "individual-group",
                         "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
-                        "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice"}),
+                        "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice",
+                        "--client-header-timeout", "--client-body-timeout", "--keepalive-timeout",
+                        "--backend-connect-timeout", "--backend-timeout", "--idle-timeout", "0: off", "408", "504",
+                        "--log-level", "debug", "--leak-detection", "paranoid"}),
                 Arguments.of("netns", new String[] {"--hosts", "--link", "1gbit", "netem", "--remove-stale",
                         "198.18.0.0/15", "CAP_NET_ADMIN"}));
     }
@@ -95,6 +102,18 @@ class CliArgumentsTest {
         return Stream.of(
                 Arguments.of(new String[] {"origin", "--transport", "foo"}, new String[] {"'foo'", "nio, epoll, io_uring"}),
                 Arguments.of(new String[] {"echo", "--transport", "NIO"}, new String[] {"'NIO'", "nio, epoll, io_uring"}),
+                Arguments.of(new String[] {"origin", "--leak-detection", "on"},
+                        new String[] {"'on'", "disabled, simple, advanced, paranoid"}),
+                Arguments.of(new String[] {"echo", "--leak-detection", "PARANOID"},
+                        new String[] {"'PARANOID'", "disabled, simple, advanced, paranoid"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--backend-timeout", "60"},
+                        new String[] {"--backend-timeout", "'60'", "0 (off)", "500ms, 10s, 2m"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--idle-timeout", "-1s"},
+                        new String[] {"--idle-timeout", "'-1s'", "0 (off)"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--log-level", "trace"},
+                        new String[] {"'trace'", "warn, info, debug"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend,
+                        "--backend-connect-timeout", "30d"}, new String[] {"'30d'", "0 (off)"}),
                 Arguments.of(new String[] {"origin", "--allocator", "x"}, new String[] {"'x'", "pooled, unpooled, adaptive"}),
                 Arguments.of(new String[] {"origin", "--buffers", "x"}, new String[] {"'x'", "direct, heap"}),
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--thread-model", "y"},
@@ -163,6 +182,36 @@ class CliArgumentsTest {
                         new String[] {"the client's host is this namespace", "proxy, origin, echo"}),
                 Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
                 Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
+    }
+
+    /** The proxy's timeouts default to nginx's, as ProxyTimeouts.DEFAULTS says; each can be set or turned off. */
+    @Test
+    void proxyTimeoutsDefaultToNginxsAndParseDurations() {
+        ProxyCommand defaults = parsedProxy("--layer", "7", "--backend", "127.0.0.1:9");
+        assertEquals(ProxyTimeouts.DEFAULTS, defaults.config().timeouts());
+        ProxyCommand set = parsedProxy("--layer", "4", "--backend", "127.0.0.1:9", "--client-header-timeout", "500ms",
+                "--client-body-timeout", "0", "--keepalive-timeout", "2m", "--backend-connect-timeout", "1s",
+                "--backend-timeout", "0s", "--idle-timeout", "1h");
+        assertEquals(new ProxyTimeouts(Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(2),
+                Duration.ofSeconds(1), Duration.ZERO, Duration.ofHours(1)), set.config().timeouts());
+    }
+
+    private static ProxyCommand parsedProxy(String... args) {
+        ProxyCommand command = new ProxyCommand();
+        CommandLine cmd = new CommandLine(command);
+        Converters.register(cmd);
+        cmd.parseArgs(args);
+        return command;
+    }
+
+    /** In this JVM the system property asks for paranoid (the tests' setting): no option, so it stays. */
+    @Test
+    void leakDetectionFollowsTheSystemPropertyWhenNotAsked() {
+        assertEquals("paranoid", System.getProperty(LeakDetection.PROPERTY));
+        assertEquals(ResourceLeakDetector.Level.PARANOID, LeakDetection.apply(null, null));
+        for (ResourceLeakDetector.Level level : ResourceLeakDetector.Level.values()) {
+            assertEquals(level, LeakDetection.parse(LeakDetection.name(level)));
+        }
     }
 
     @ParameterizedTest(name = "{0}")

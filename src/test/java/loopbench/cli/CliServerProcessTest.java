@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -186,6 +187,37 @@ class CliServerProcessTest {
             assertTrue(threads.size() > 5 && threads.values().stream().allMatch(last::equals), threads::toString);
             cli.sigterm();
             assertEquals(0, cli.waitForExit(), cli::toString);
+        }
+    }
+
+    /**
+     * The servers run with Netty's leak detection off unless asked (as the suite measures them), and say so; the
+     * proxy's error answers are fixed texts, their causes (the backend's address, the exception) in its debug log.
+     */
+    @Test
+    void leakDetectionOffUnlessAskedAndErrorDetailsOnlyInTheDebugLog() throws Exception {
+        try (TestBackend.RefusingPort refusing = TestBackend.refusingPort();
+             CliProcess quiet = CliProcess.start("proxy", "--layer", "7", "--backend", "127.0.0.1:" + refusing.port());
+             CliProcess debug = CliProcess.start("proxy", "--layer", "7", "--backend", "127.0.0.1:" + refusing.port(),
+                     "--log-level", "debug", "--leak-detection", "paranoid")) {
+            for (CliProcess cli : List.of(quiet, debug)) {
+                Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
+                assertTrue(m.matches(), cli::toString);
+                try (Conn c = RawHttp.open(Integer.parseInt(m.group(1)))) {
+                    RawHttp.Response r = c.exchange(RawHttp.get("/"));
+                    assertEquals(502, r.status(), r::toString);
+                    assertEquals("502 Bad Gateway\n", r.bodyText());
+                }
+                cli.sigterm();
+                assertEquals(0, cli.waitForExit(), cli::toString);
+            }
+            String backend = "127.0.0.1:" + refusing.port();
+            assertTrue(quiet.stderr().contains("Netty leak detection disabled"), quiet::toString);
+            assertFalse(quiet.stderr().contains(backend), () -> "no details at the default level: " + quiet);
+            assertTrue(debug.stderr().contains("Netty leak detection paranoid"), debug::toString);
+            assertTrue(debug.stderr().contains("FINE loopbench.proxy: client /127.0.0.1:"), debug::toString);
+            assertTrue(debug.stderr().contains("502 Bad Gateway: cannot connect to the backend"), debug::toString);
+            assertTrue(debug.stderr().contains(backend), () -> "the backend's address in the log: " + debug);
         }
     }
 
