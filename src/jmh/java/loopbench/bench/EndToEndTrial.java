@@ -2,6 +2,7 @@ package loopbench.bench;
 
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
+import loopbench.line.NettyLine;
 import loopbench.load.LoadGenerator;
 import loopbench.load.LoadResult;
 import loopbench.load.LoadSnapshot;
@@ -368,6 +369,7 @@ public final class EndToEndTrial implements AutoCloseable {
         o.add("params", p);
         o.addProperty("fork", ProcessHandle.current().pid());
         ForkIdentity.current().addTo(o); // run (and group, arm, round in the rounds engine): readers keep their run's
+        o.add("stack", stack(result));
         o.add("load", result.toJson());
         if (placement != null) {
             o.add("placement", placement.toJson());
@@ -384,6 +386,24 @@ public final class EndToEndTrial implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What each component ran on: every server as its ready line said (Netty version, transport, epoll mode), the
+     * load generator (this fork) as it ran.
+     */
+    private JsonObject stack(LoadResult result) {
+        JsonObject stack = new JsonObject();
+        JsonObject client = new JsonObject();
+        client.addProperty("netty", NettyLine.current().version());
+        client.addProperty("transport", result.spec().transport().cliName());
+        stack.add(EndToEndMetrics.CLIENT, client);
+        servers.forEach((role, p) -> {
+            JsonObject s = new JsonObject();
+            p.stack().forEach(s::addProperty);
+            stack.add(role, s);
+        });
+        return stack;
     }
 
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._=,-]");

@@ -1,10 +1,10 @@
 package loopbench.bench;
 
 import io.netty.channel.EventLoop;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.local.LocalIoHandler;
+import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import loopbench.line.NettyLine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code ThreadExecutorMap.currentExecutor() != null}) and will clean up its FastThreadLocals. A plain
  * FastThreadLocalThread (Netty's HarnessExecutor) would take the pooled allocator's event-loop path and the
  * adaptive allocator's shared path. Here each JMH task runs as a task of a
- * {@link MultiThreadIoEventLoopGroup} loop (Local transport, no sockets): exactly what an I/O thread is.
+ * Local-transport event loop (no sockets; 4.2: {@code MultiThreadIoEventLoopGroup}, 4.1: {@code DefaultEventLoopGroup}):
+ * exactly what an I/O thread is.
  *
  * <p>JMH submits one task per benchmark thread per iteration and waits for all of them; tasks go to the
  * loops round-robin, so the {@code maxThreads} tasks of one iteration land on {@code maxThreads} different
@@ -36,13 +37,12 @@ public final class EventLoopHarnessExecutor extends AbstractExecutorService {
     public static final String EXECUTOR = "-Djmh.executor=CUSTOM";
     public static final String EXECUTOR_CLASS = "-Djmh.executor.class=loopbench.bench.EventLoopHarnessExecutor";
 
-    private final MultiThreadIoEventLoopGroup group;
+    private final EventLoopGroup group;
     private final EventLoop[] loops;
     private final AtomicInteger next = new AtomicInteger();
 
     public EventLoopHarnessExecutor(int maxThreads, String prefix) {
-        group = new MultiThreadIoEventLoopGroup(maxThreads, new DefaultThreadFactory(prefix, true),
-                LocalIoHandler.newFactory());
+        group = NettyLine.current().newLocalEventLoopGroup(maxThreads, new DefaultThreadFactory(prefix, true), null);
         List<EventLoop> all = new ArrayList<>();
         for (EventExecutor e : group) {
             all.add((EventLoop) e);

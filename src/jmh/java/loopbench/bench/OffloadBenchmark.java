@@ -11,11 +11,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
-import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
@@ -51,6 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * What does handing every message to another executor cost, per message? (claims C001-3, C003-3)
@@ -117,8 +116,8 @@ public class OffloadBenchmark extends AbstractBenchmark {
     @Param({"4"})
     public int executorThreads;
 
-    /** The server loop's I/O handler; a test may wrap it to watch which threads wake the loop. */
-    IoHandlerFactory serverIoHandlerFactory = LocalIoHandler.newFactory();
+    /** Hears of every thread that hands the server's loop a task (what wakes it); a test watches where work ran. */
+    Consumer<Thread> serverLoopWakers;
 
     private ServerResources resources;
     private Channel serverChannel;
@@ -219,12 +218,8 @@ public class OffloadBenchmark extends AbstractBenchmark {
         resources = new ServerResources("offload");
         try {
             // Registered first, so closed first: the loops (and every channel) before the executors.
-            MultiThreadIoEventLoopGroup clientGroup = new MultiThreadIoEventLoopGroup(1,
-                    resources.threadFactory("client-io"), LocalIoHandler.newFactory());
-            resources.register(() -> clientGroup.shutdownGracefully(0, 10, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS));
-            MultiThreadIoEventLoopGroup serverGroup = new MultiThreadIoEventLoopGroup(1,
-                    resources.threadFactory("server-io"), serverIoHandlerFactory);
-            resources.register(() -> serverGroup.shutdownGracefully(0, 10, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS));
+            EventLoopGroup clientGroup = resources.newLocalEventLoopGroup("client-io", 1, null);
+            EventLoopGroup serverGroup = resources.newLocalEventLoopGroup("server-io", 1, serverLoopWakers);
 
             OriginConfig config = new OriginConfig(bodySize, 0, work, executorThreads,
                     OriginConfig.DEFAULT_MAX_CONTENT_LENGTH);

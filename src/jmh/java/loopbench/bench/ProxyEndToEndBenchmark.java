@@ -1,6 +1,7 @@
 package loopbench.bench;
 
 import loopbench.knobs.Allocator;
+import loopbench.knobs.EpollModes;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
@@ -27,7 +28,8 @@ import java.util.List;
  * origin), {@code 4} (bytes forwarded, HexDumpProxy style) or {@code 7} (HTTP decoded, aggregated, rewritten and
  * re-encoded on both sides). {@code threadModel}, {@code allocator}, {@code maxContentLength}, {@code l7Mode}
  * (aggregate or stream) and {@code backendPool} (per-client or per-loop) are the proxy's;
- * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring); the origin runs on
+ * {@code transport} is the proxy's and the origin's (C004-1: NIO's selector, epoll, io_uring), and so is
+ * {@code epollMode} (edge- or level-triggered epoll, Netty 4.1 only); the origin runs on
  * {@code originIoThreads}, the proxy on {@code ioThreads} event loops (per group: individual-group has two).
  *
  * <p>Score: requests per second, timed by JMH (with {@code rate} > 0: the rate achieved, an open loop whose
@@ -49,6 +51,8 @@ import java.util.List;
  * -prof loopbench.bench.EndToEndProfiler}
  */
 public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
+    static final String DEFAULT_EPOLL_MODE = "default";
+
     /** direct: no proxy; 4: L4 proxy; 7: L7 proxy. */
     @Param({"direct", "4", "7"})
     public String layer;
@@ -59,6 +63,14 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     /** The proxy's and the origin's transport. */
     @Param({"nio"})
     public String transport;
+
+    /**
+     * The proxy's and the origin's epoll mode (with {@code transport=epoll}, on Netty 4.1): {@code default} (the
+     * line's: 4.1 edge, 4.2 level), or {@code LISTENING/ACCEPTED} as {@code --epoll-mode} takes it, a slash for its
+     * comma (JMH splits parameter lists on commas): {@code edge/edge}, {@code edge/level}, ...; one value for both.
+     */
+    @Param({DEFAULT_EPOLL_MODE})
+    public String epollMode = DEFAULT_EPOLL_MODE;
 
     /** The proxy's allocator. */
     @Param({"adaptive"})
@@ -121,21 +133,35 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         ThreadModel.parse(threadModel);
         Allocator.parse(allocator);
         BackendPool.parse(backendPool);
-        ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of(
+        List<String> epoll = epollModeArgs(epollMode, Transport.parse(transport));
+        List<String> originArgs = new ArrayList<>(List.of(
                 "--body-size", Integer.toString(bodySize), "--transport", transport,
                 "--io-threads", Integer.toString(originIoThreads)));
+        originArgs.addAll(epoll);
+        ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", originArgs);
         ServerProcess target = origin;
         if (!"direct".equals(layer)) {
             List<String> args = new ArrayList<>(List.of(
                     "--backend", origin.hostPort(), "--layer", layer, "--thread-model", threadModel,
                     "--transport", transport, "--allocator", allocator, "--io-threads", Integer.toString(ioThreads),
                     "--max-content-length", Integer.toString(maxContentLength), "--l7-mode", l7Mode));
+            args.addAll(epoll);
             if ("7".equals(layer)) {
                 args.addAll(List.of("--backend-pool", backendPool)); // L4 has no pool (the proxy refuses per-loop)
             }
             target = trial.startServer(EndToEndMetrics.PROXY, "proxy", args);
         }
         trial.startLoad(loadSpec(target.hostPort()));
+    }
+
+    /** {@code --epoll-mode} for an {@code epollMode} parameter (none for the default), checked before any process starts. */
+    static List<String> epollModeArgs(String epollMode, Transport transport) {
+        if (DEFAULT_EPOLL_MODE.equals(epollMode)) {
+            return List.of();
+        }
+        EpollModes modes = EpollModes.parse(epollMode.replace('/', ','));
+        modes.requireSupportedBy(transport);
+        return List.of("--epoll-mode", modes.cliName());
     }
 
     LoadSpec loadSpec(String hostPort) {

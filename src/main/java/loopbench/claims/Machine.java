@@ -4,8 +4,8 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.netty.util.Version;
 import loopbench.knobs.Transport;
+import loopbench.line.NettyLine;
 import loopbench.report.JmhResult;
 
 import java.io.IOException;
@@ -32,8 +32,8 @@ public final class Machine {
     public static final String FILE = "machine.json";
 
     /** Facts about the machine a JVM runs on, read now. */
-    public record Snapshot(String cpuModel, int cores, String kernel, String netty, Map<String, String> transports,
-                           String recorded) {
+    public record Snapshot(String cpuModel, int cores, String kernel, String netty, String nettyLine,
+                           Map<String, String> transports, String recorded) {
 
         public static Snapshot current() {
             Map<String, String> transports = new LinkedHashMap<>();
@@ -46,9 +46,10 @@ public final class Machine {
                 }
                 transports.put(t.cliName(), cause == null ? "available" : "unavailable: " + firstLine(cause));
             }
-            Version v = Version.identify().get("netty-common");
+            NettyLine line = NettyLine.current();
             return new Snapshot(Machine.readCpuModel(), Runtime.getRuntime().availableProcessors(), Machine.readKernel(),
-                    v == null ? "unknown" : v.artifactVersion(), transports, Instant.now().toString());
+                    line.version(), line.name() + " (io_uring: " + line.ioUringSource() + ")", transports,
+                    Instant.now().toString());
         }
 
         public void write(Path file) throws IOException {
@@ -97,7 +98,8 @@ public final class Machine {
                 + recorded.recorded() + ")" : "where this report was generated (not recorded with the results)";
         rows.add(new Row("CPU", here.cpuModel() + ", " + here.cores() + " cores available to the JVM", source));
         rows.add(new Row("Kernel", here.kernel(), source));
-        rows.add(new Row("Netty", here.netty(), recorded != null ? source
+        rows.add(new Row("Netty", here.netty() + (here.nettyLine() == null ? "" : ", line " + here.nettyLine()),
+                recorded != null ? source
                 : "the Netty this report runs with (JMH's JSON does not record it)"));
         StringBuilder t = new StringBuilder();
         here.transports().forEach((k, v) -> t.append(t.length() == 0 ? "" : "; ").append(k).append(": ").append(v));

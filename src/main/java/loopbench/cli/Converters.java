@@ -5,6 +5,7 @@ import loopbench.echo.EchoExecutor;
 import loopbench.echo.EchoFramework;
 import loopbench.knobs.Allocator;
 import loopbench.knobs.BufferType;
+import loopbench.knobs.EpollModes;
 import loopbench.knobs.RecvAllocator;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
@@ -32,6 +33,7 @@ final class Converters {
 
     static void register(CommandLine cmd) {
         cmd.registerConverter(Transport.class, of(Transport::parse));
+        cmd.registerConverter(EpollModes.class, of(EpollModes::parse));
         cmd.registerConverter(Allocator.class, of(Allocator::parse));
         cmd.registerConverter(BufferType.class, of(BufferType::parse));
         cmd.registerConverter(ThreadModel.class, of(ThreadModel::parse));

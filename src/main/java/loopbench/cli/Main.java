@@ -1,14 +1,14 @@
 package loopbench.cli;
 
-import io.netty.util.Version;
+import loopbench.line.NettyLine;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 
 /**
  * {@code java -jar target/loopbench.jar origin|echo|proxy ...}: the loopback rig's servers. Each prints
- * exactly one line, {@code listening on HOST:PORT}, on stdout once it accepts, and everything else on
- * stderr; it runs until SIGTERM or SIGINT and then exits 0. A bad flag or value exits 2 naming the valid
+ * exactly one line, {@code listening on HOST:PORT netty=VERSION transport=T [epoll-mode=M,M]}, on stdout once it
+ * accepts (what it runs on, read back from its socket), and everything else on stderr; it runs until SIGTERM or SIGINT and then exits 0. A bad flag or value exits 2 naming the valid
  * values; a failure to start (port taken, transport unavailable) exits 1 saying why.
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
@@ -40,10 +40,10 @@ public final class Main implements Runnable {
     static final class VersionProvider implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            Version netty = Version.identify().get("netty-common");
+            NettyLine line = NettyLine.current();
             return new String[] {
                     "loopbench " + Main.class.getPackage().getImplementationVersion(),
-                    "Netty " + (netty == null ? "?" : netty.artifactVersion()),
+                    line.describe(),
                     "JVM " + System.getProperty("java.vm.name") + " " + Runtime.version(),
             };
         }

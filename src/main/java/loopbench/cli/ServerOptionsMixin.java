@@ -1,6 +1,7 @@
 package loopbench.cli;
 
 import io.netty.util.ResourceLeakDetector;
+import loopbench.knobs.EpollModes;
 import loopbench.server.ServerOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,6 +21,12 @@ final class ServerOptionsMixin {
     @Mixin
     CpusOption cpus;
 
+    @Option(names = "--epoll-mode", paramLabel = "MODE[,MODE]",
+            description = "Epoll: edge- or level-triggered, the first for the listening socket, the second for accepted "
+                    + "connections (one value: both). Needs --transport epoll and Netty 4.1 (4.2's epoll is "
+                    + "level-triggered only). Default: the line's (4.1: edge; 4.2: level).")
+    EpollModes epollModes;
+
     @Option(names = "--exit-with-parent",
             description = "Also stop when stdin reaches end-of-file: a parent process that started this server "
                     + "and holds its stdin (a benchmark, a test) died or let go, so the server cannot outlive it.")
@@ -37,6 +44,6 @@ final class ServerOptionsMixin {
     }
 
     ServerOptions toServerOptions() {
-        return new ServerOptions(listen, loops.transport, loops.allocator, loops.buffers, loops.ioThreads());
+        return new ServerOptions(listen, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(), epollModes);
     }
 }

@@ -23,7 +23,7 @@ final class ServerRunner {
         RunningServer server = start.get();
         try {
             err.println("loopbench: " + server);
-            out.println("listening on " + LoopbackServer.hostPort(server.address()));
+            out.println("listening on " + LoopbackServer.hostPort(server.address()) + " " + server.stack());
             out.flush();
             stop.await();
         } catch (InterruptedException e) {

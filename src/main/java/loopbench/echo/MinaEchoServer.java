@@ -217,6 +217,11 @@ public final class MinaEchoServer implements RunningServer {
     }
 
     @Override
+    public String stack() {
+        return "framework=mina transport=" + Transport.NIO.cliName(); // Mina's own NIO; no Netty in its path
+    }
+
+    @Override
     public String role() {
         return ROLE;
     }

@@ -26,7 +26,7 @@ public final class EmbeddedSocket extends EmbeddedChannel {
 
     public EmbeddedSocket(ChannelHandler handler, InetSocketAddress local, InetSocketAddress remote,
                           ByteBufAllocator alloc, boolean autoRead) {
-        super(EmbeddedChannel.builder().register(false).handlers(handler));
+        super(false, false, handler); // unregistered, no disconnect: the same constructor on 4.1 and 4.2
         this.local = local;
         this.remote = remote;
         config().setAllocator(alloc);

@@ -1,62 +1,70 @@
 package loopbench.knobs;
 
 import io.netty.channel.Channel;
-import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringIoHandler;
-import io.netty.channel.uring.IoUringServerSocketChannel;
-import io.netty.channel.uring.IoUringSocketChannel;
+import loopbench.line.LineTransport;
+import loopbench.line.NettyLine;
 
 import java.util.Arrays;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The I/O mechanism under an event loop (claim C004-1 asks what it costs): Java NIO's selector,
- * Netty's native epoll, or Netty's native io_uring. Each one pairs a Netty 4.2 {@link IoHandlerFactory}
- * with the channel classes that can register on it.
+ * The I/O mechanism under an event loop (claim C004-1 asks what it costs): Java NIO's selector, Netty's native
+ * epoll, or Netty's native io_uring. How each is spelled (event-loop group, channel classes) depends on the Netty
+ * line the build is for: {@link NettyLine} says.
  */
 public enum Transport implements Knob {
-    NIO("nio") {
-        @Override public IoHandlerFactory ioHandlerFactory() { return NioIoHandler.newFactory(); }
-        @Override public Class<? extends ServerChannel> serverChannelClass() { return NioServerSocketChannel.class; }
-        @Override public Class<? extends Channel> socketChannelClass() { return NioSocketChannel.class; }
-        @Override public Throwable unavailabilityCause() { return null; }
-    },
-    EPOLL("epoll") {
-        @Override public IoHandlerFactory ioHandlerFactory() { return EpollIoHandler.newFactory(); }
-        @Override public Class<? extends ServerChannel> serverChannelClass() { return EpollServerSocketChannel.class; }
-        @Override public Class<? extends Channel> socketChannelClass() { return EpollSocketChannel.class; }
-        @Override public Throwable unavailabilityCause() { return Epoll.unavailabilityCause(); }
-    },
-    IO_URING("io_uring") {
-        @Override public IoHandlerFactory ioHandlerFactory() { return IoUringIoHandler.newFactory(); }
-        @Override public Class<? extends ServerChannel> serverChannelClass() { return IoUringServerSocketChannel.class; }
-        @Override public Class<? extends Channel> socketChannelClass() { return IoUringSocketChannel.class; }
-        @Override public Throwable unavailabilityCause() { return IoUring.unavailabilityCause(); }
-    };
+    NIO("nio", NettyLine::nio),
+    EPOLL("epoll", NettyLine::epoll),
+    IO_URING("io_uring", NettyLine::ioUring);
 
     private final String cliName;
+    private final Function<NettyLine, LineTransport> onLine;
 
-    Transport(String cliName) {
+    Transport(String cliName, Function<NettyLine, LineTransport> onLine) {
         this.cliName = cliName;
+        this.onLine = onLine;
     }
 
-    public abstract IoHandlerFactory ioHandlerFactory();
+    private LineTransport onLine() {
+        return onLine.apply(NettyLine.current());
+    }
 
-    public abstract Class<? extends ServerChannel> serverChannelClass();
+    /** A group of {@code nThreads} event loops of this transport (call {@link #ensureAvailable()} first). */
+    public EventLoopGroup newEventLoopGroup(int nThreads, ThreadFactory threads) {
+        return onLine().newEventLoopGroup(nThreads, threads);
+    }
 
-    public abstract Class<? extends Channel> socketChannelClass();
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return onLine().serverChannelClass();
+    }
+
+    public Class<? extends Channel> socketChannelClass() {
+        return onLine().socketChannelClass();
+    }
+
+    /** Whether its listening socket may be told to accept many connections per wake-up (not so on every line). */
+    public boolean batchAccepts() {
+        return onLine().batchAccepts();
+    }
 
     /** Why this transport cannot be used here, or null when it can. */
-    public abstract Throwable unavailabilityCause();
+    public Throwable unavailabilityCause() {
+        return onLine().unavailabilityCause();
+    }
+
+    /** The transport {@code channel} runs on (its class says), or null for another kind (Local, Embedded). */
+    public static Transport of(Channel channel) {
+        for (Transport t : values()) {
+            if (t.onLine().owns(channel)) {
+                return t;
+            }
+        }
+        return null;
+    }
 
     public boolean isAvailable() {
         return unavailabilityCause() == null;
@@ -68,7 +76,8 @@ public enum Transport implements Knob {
         if (cause != null) {
             String usable = Arrays.stream(values()).filter(Transport::isAvailable)
                     .map(Transport::cliName).collect(Collectors.joining(", "));
-            throw new TransportUnavailableException("transport '" + cliName + "' is not available on this machine: "
+            throw new TransportUnavailableException("transport '" + cliName + "' is not available on this machine with "
+                    + "Netty " + NettyLine.current().version() + " (line " + NettyLine.current().name() + "): "
                     + describe(cause) + " (available here: " + usable + ")", cause);
         }
         return this;

@@ -4,6 +4,7 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import loopbench.line.NettyLine;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
@@ -41,6 +42,7 @@ public final class LoadJson {
         } else {
             o.addProperty("messageSize", spec.messageSize());
         }
+        o.addProperty("netty", NettyLine.current().version()); // the generator's own; transport: the classes it ran on
         o.addProperty("transport", spec.transport().cliName());
         o.addProperty("allocator", spec.allocator().cliName() + "/" + spec.buffers().cliName());
         o.addProperty("ioThreads", spec.ioThreads());

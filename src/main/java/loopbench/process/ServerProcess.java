@@ -1,5 +1,6 @@
 package loopbench.process;
 
+import loopbench.knobs.Transport;
 import loopbench.metrics.ProcStat;
 import loopbench.topology.Host;
 
@@ -12,7 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +28,10 @@ import java.util.regex.Pattern;
 
 /**
  * A loopbench server (origin, echo or proxy) in a JVM of its own, started through the CLI's contract: the
- * command line of {@code java -jar loopbench.jar <command> ...}, one {@code listening on HOST:PORT} line on
- * stdout once it accepts, SIGTERM to stop. End-to-end benchmarks run their servers this way so that, as on the
+ * command line of {@code java -jar loopbench.jar <command> ...}, one {@code listening on HOST:PORT KEY=VALUE...}
+ * line on stdout once it accepts (the pairs say what it runs on: Netty version, transport, epoll mode), SIGTERM to
+ * stop. A server that runs on another transport than its {@code --transport} asked for fails to start here, so
+ * that a fall-back cannot pass for a measurement. End-to-end benchmarks run their servers this way so that, as on the
  * separate machines of the articles they re-measure, every component has its own JIT, GC and CPU account, and
  * a proxy's cold start is really cold.
  *
@@ -39,7 +45,7 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements AutoCloseable {
     private static final long START_TIMEOUT_SECONDS = 60;
     private static final long STOP_TIMEOUT_SECONDS = 15;
-    private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
+    private static final Pattern LISTENING = Pattern.compile("^listening on (\\S+):(\\d+)(?: (.*))?$");
     private static final Set<ServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -54,14 +60,20 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final Path stderrFile;
     private final InetSocketAddress address;
+    private final Map<String, String> stack;
     private final List<String> command;
 
-    private ServerProcess(String role, Process process, Path stderrFile, InetSocketAddress address, List<String> command) {
+    private ServerProcess(String role, Process process, Path stderrFile, Ready ready, List<String> command) {
         this.role = role;
         this.process = process;
         this.stderrFile = stderrFile;
-        this.address = address;
+        this.address = ready.address();
+        this.stack = ready.stack();
         this.command = command;
+    }
+
+    /** What the ready line says: where the server listens and what it runs on. */
+    private record Ready(InetSocketAddress address, Map<String, String> stack) {
     }
 
     /**
@@ -107,17 +119,23 @@ public final class ServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
         }
-        CompletableFuture<InetSocketAddress> listening = new CompletableFuture<>();
+        CompletableFuture<Ready> listening = new CompletableFuture<>();
         Thread reader = new Thread(() -> readStdout(p, listening), "loopbench-" + role + "-stdout");
         reader.setDaemon(true);
         reader.start();
         try {
-            InetSocketAddress address = listening.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            ServerProcess server = new ServerProcess(role, p, stderr, address, List.copyOf(cmd));
+            Ready ready = listening.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            ServerProcess server = new ServerProcess(role, p, stderr, ready, List.copyOf(cmd));
             LIVE.add(server);
             if (!p.isAlive()) { // died between its line and now: close() below reports it
                 server.close();
                 throw new IllegalStateException(role + " exited right after it started; stderr:\n" + tail(stderr));
+            }
+            String asked = transportAsked(cmd);
+            if (!asked.equals(server.stack().get("transport"))) {
+                server.close();
+                throw new IllegalStateException(role + " was asked for transport " + asked + " but runs on "
+                        + server.stack() + ": " + String.join(" ", cmd));
             }
             return server;
         } catch (InterruptedException e) {
@@ -133,8 +151,14 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** Completes {@code listening} with the address of the first "listening on" line, then drains stdout. */
-    private static void readStdout(Process p, CompletableFuture<InetSocketAddress> listening) {
+    /** The value of the command's {@code --transport}, or the CLI's default. */
+    private static String transportAsked(List<String> cmd) {
+        int i = cmd.lastIndexOf("--transport");
+        return i >= 0 && i + 1 < cmd.size() ? cmd.get(i + 1) : Transport.NIO.cliName();
+    }
+
+    /** Completes {@code listening} with the first "listening on" line, then drains stdout. */
+    private static void readStdout(Process p, CompletableFuture<Ready> listening) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
@@ -144,7 +168,8 @@ public final class ServerProcess implements AutoCloseable {
                     if (host.startsWith("[") && host.endsWith("]")) {
                         host = host.substring(1, host.length() - 1);
                     }
-                    listening.complete(new InetSocketAddress(host, Integer.parseInt(m.group(2))));
+                    listening.complete(new Ready(new InetSocketAddress(host, Integer.parseInt(m.group(2))),
+                            pairs(m.group(3))));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -159,8 +184,30 @@ public final class ServerProcess implements AutoCloseable {
         listening.completeExceptionally(new IllegalStateException("exited with code " + code));
     }
 
+    /** {@code key=value} pairs separated by spaces, in order. */
+    static Map<String, String> pairs(String s) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (s != null) {
+            for (String pair : s.trim().split("\\s+")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    m.put(pair.substring(0, eq), pair.substring(eq + 1));
+                }
+            }
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
     public String role() {
         return role;
+    }
+
+    /**
+     * What the server said it runs on, from its ready line: {@code netty} (version), {@code transport} and, on
+     * epoll, {@code epoll-mode} (listening,accepted); the Mina echo server says {@code framework=mina}.
+     */
+    public Map<String, String> stack() {
+        return stack;
     }
 
     public long pid() {

@@ -82,9 +82,11 @@ public final class EndToEndMetrics {
 
     /**
      * The directory, under a suite's output directory (e.g. {@code target/jmh/e2e}), where every end-to-end trial
-     * leaves {@code <Class>.<method>-<params>-<pid>.json}: {"benchmark", "params", "fork", "load": the load
-     * generator's result JSON over the measurement iterations (the format of {@code loopbench load --json}, with
-     * the full corrected latency distribution and the per-second series), "placement": where each process ran
+     * leaves {@code <Class>.<method>-<params>-<pid>.json}: {"benchmark", "params", "fork", "stack": per component
+     * (client, proxy, origin, echo) what it ran on ({"netty": version, "transport", and "epoll-mode" where epoll
+     * reports one; as the servers' ready lines say), "load": the load generator's result JSON over the measurement
+     * iterations (the format of {@code loopbench load --json}, with the full corrected latency distribution and the
+     * per-second series), "placement": where each process ran
      * ({"name": the parameter, "available": the CPUs the fork could use, "plan": each component's CPUs as planned,
      * "cpus": each process's Cpus_allowed_list read back from /proc, "cpuUse": each one's CPU seconds over wall
      * seconds of the measurement, "note" where pinned could not pin), "topology": how they reached each other

@@ -9,8 +9,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
+import loopbench.knobs.EpollMode;
+import loopbench.knobs.EpollModes;
+import loopbench.knobs.Transport;
+import loopbench.line.NettyLine;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 
 /**
  * Starts a server: one event-loop group (accept and I/O share it, so {@code --io-threads 1} really means one
@@ -33,6 +38,7 @@ public final class LoopbackServer implements RunningServer {
      * at 40k req/s waited up to 3 s in the accept queue, which wrk reports as 1-2 s latencies and timeouts
      * (docs/results/2026-11-23/reference-proxies-1000/README.md). 256 empties such a queue in a few wake-ups and
      * still holds a flood of connects to a few milliseconds of work before the loop serves the others again.
+     * Not on a transport whose listening socket cannot take it ({@link Transport#batchAccepts()}).
      */
     static final int ACCEPTS_PER_WAKEUP = 256;
 
@@ -58,7 +64,6 @@ public final class LoopbackServer implements RunningServer {
                     .channel(options.transport().serverChannelClass())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, acceptBatches())
                     .option(ChannelOption.ALLOCATOR, context.allocator())
                     .handler(new ChannelInboundHandlerAdapter() {
                         @Override
@@ -70,6 +75,13 @@ public final class LoopbackServer implements RunningServer {
                     .childOption(ChannelOption.ALLOCATOR, context.allocator())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(setup.childHandler(context));
+            if (options.transport().batchAccepts()) {
+                b.option(ChannelOption.RCVBUF_ALLOCATOR, acceptBatches());
+            }
+            if (options.epollModes() != null) {
+                NettyLine.current().epollMode(b, options.epollModes().listening() == EpollMode.EDGE,
+                        options.epollModes().accepted() == EpollMode.EDGE);
+            }
             ChannelFuture bind = b.bind(options.listen()).awaitUninterruptibly();
             if (!bind.isSuccess()) {
                 throw new IllegalStateException("cannot listen on " + hostPort(options.listen()) + ": "
@@ -80,6 +92,25 @@ public final class LoopbackServer implements RunningServer {
             resources.close();
             throw e;
         }
+    }
+
+    /**
+     * What the server runs on, read back from its listening socket: {@code netty=VERSION transport=T} and, on
+     * epoll, {@code epoll-mode=LISTENING,ACCEPTED} (the listening socket's read back; accepted connections get the
+     * mode asked for, else the line's default, which is the listening socket's too).
+     */
+    @Override
+    public String stack() {
+        Transport transport = Transport.of(serverChannel);
+        StringBuilder sb = new StringBuilder("netty=").append(NettyLine.current().version())
+                .append(" transport=").append(transport == null ? serverChannel.getClass().getName() : transport.cliName());
+        Boolean edge = NettyLine.current().edgeTriggered(serverChannel);
+        if (edge != null) {
+            EpollMode listening = edge ? EpollMode.EDGE : EpollMode.LEVEL;
+            EpollMode accepted = options.epollModes() != null ? options.epollModes().accepted() : listening;
+            sb.append(" epoll-mode=").append(new EpollModes(listening, accepted).cliName());
+        }
+        return sb.toString();
     }
 
     /** Accept until the queue is empty ({@code accept} says so) or {@link #ACCEPTS_PER_WAKEUP}, on every transport. */
@@ -102,6 +133,16 @@ public final class LoopbackServer implements RunningServer {
 
     public ServerOptions options() {
         return options;
+    }
+
+    /** The listening socket (tests read its configuration back). */
+    Channel serverChannel() {
+        return serverChannel;
+    }
+
+    /** The connections it accepted that are still open (tests read their configuration back). */
+    List<Channel> acceptedChannels() {
+        return resources.openChannels().stream().filter(ch -> ch.parent() == serverChannel).toList();
     }
 
     /** Stops accepting, closes every connection, shuts every pool down and waits for its threads to exit. */

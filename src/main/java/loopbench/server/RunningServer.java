@@ -15,6 +15,14 @@ public interface RunningServer extends AutoCloseable {
     /** The address it listens on (the real port when port 0 was asked). */
     InetSocketAddress address();
 
+    /**
+     * What it actually runs on, as {@code key=value} pairs separated by spaces, read back from its listening socket
+     * where it can be: {@code netty=4.1.136.Final transport=epoll epoll-mode=edge,edge}. The CLI prints it on its
+     * ready line, so that a run names what it measured and a silent fall-back (another transport, another Netty)
+     * cannot hide.
+     */
+    String stack();
+
     default int port() {
         return address().getPort();
     }

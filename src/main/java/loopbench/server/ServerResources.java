@@ -4,18 +4,19 @@ import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import loopbench.knobs.Transport;
+import loopbench.line.NettyLine;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Every thread pool a server starts, created here so that {@link #close()} can shut all of them down
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #close()} before any pool stops. Shutting an event loop down does not reliably close its channels:
  * Netty 4.2's {@code SingleThreadIoEventLoop} closes them only if the loop sees the shutdown at the top of
  * an iteration, and with a quiet period of 0 a shutdown that starts mid-iteration ends the loop first,
- * leaving those sockets open for good (the peer never sees a close).
+ * leaving those sockets open for good (the peer never sees a close). Closing them first does not depend on
+ * how a line's loops shut down (4.1's are other classes).
  */
 public final class ServerResources implements AutoCloseable {
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 10;
@@ -45,7 +47,18 @@ public final class ServerResources implements AutoCloseable {
     /** An event-loop group of {@code nThreads} threads on {@code transport}, named {@code loopbench-<name>-<role>}. */
     public EventLoopGroup newEventLoopGroup(Transport transport, String role, int nThreads) {
         transport.ensureAvailable();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(nThreads, threadFactory(role), transport.ioHandlerFactory());
+        return shutDownWithServer(transport.newEventLoopGroup(nThreads, threadFactory(role)));
+    }
+
+    /**
+     * An event-loop group of the Local transport (in-VM channels), named as {@link #newEventLoopGroup}; an
+     * {@code observer} hears of every foreign thread that hands one of its loops a task (see {@link NettyLine}).
+     */
+    public EventLoopGroup newLocalEventLoopGroup(String role, int nThreads, Consumer<Thread> observer) {
+        return shutDownWithServer(NettyLine.current().newLocalEventLoopGroup(nThreads, threadFactory(role), observer));
+    }
+
+    private EventLoopGroup shutDownWithServer(EventLoopGroup group) {
         register(() -> awaitQuietly(group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)));
         return group;
     }
@@ -87,6 +100,11 @@ public final class ServerResources implements AutoCloseable {
         if (closed) {
             channel.close();
         }
+    }
+
+    /** The tracked channels still open. */
+    List<Channel> openChannels() {
+        return List.copyOf(channels);
     }
 
     public ThreadFactory threadFactory(String role) {

@@ -46,6 +46,12 @@ class AllocatorBenchmarkTest {
         }
     }
 
+    /** 4.2 deprecates this for {@code currentThreadWillCleanupFastThreadLocals()}, which 4.1 does not have. */
+    @SuppressWarnings("deprecation")
+    private static boolean willCleanupFastThreadLocals() {
+        return ((FastThreadLocalThread) Thread.currentThread()).willCleanupFastThreadLocals();
+    }
+
     /** Runs one op through a recording allocator: one buffer of the right kind, filled, then released. */
     private static void assertDidTheWork(AllocatorBenchmark b, IntSupplier op) {
         ByteBufAllocator real = b.alloc;
@@ -74,7 +80,7 @@ class AllocatorBenchmarkTest {
         onHarnessThread(() -> {
             // What the pooled and adaptive allocators check before giving a thread its own cache.
             assertTrue(Thread.currentThread() instanceof FastThreadLocalThread, "a FastThreadLocalThread");
-            assertTrue(FastThreadLocalThread.currentThreadWillCleanupFastThreadLocals());
+            assertTrue(willCleanupFastThreadLocals());
             assertNotNull(ThreadExecutorMap.currentExecutor(), "runs an event executor");
             assertTrue(ThreadExecutorMap.currentExecutor().inEventLoop());
             assertDidTheWork(b, b::eventLoopThread);

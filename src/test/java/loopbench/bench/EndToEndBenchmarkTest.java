@@ -1,5 +1,6 @@
 package loopbench.bench;
 
+import loopbench.line.NettyLine;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Each end-to-end benchmark does the work its name says: the requests its method takes were really answered by
@@ -256,11 +258,7 @@ class EndToEndBenchmarkTest {
                 b.stop();
             }
         } finally {
-            if (old == null) {
-                System.clearProperty(EndToEndMetrics.SIDE_FILE_PROPERTY);
-            } else {
-                System.setProperty(EndToEndMetrics.SIDE_FILE_PROPERTY, old);
-            }
+            restore(old);
         }
         assertTrue(served > 0);
         assertTrue(m.get(EndToEndMetrics.WARMUP_FIRST_SECOND) >= 0, m::toString); // a cold proxy may answer nothing in 1 s
@@ -279,6 +277,86 @@ class EndToEndBenchmarkTest {
                 sum += e.getAsJsonObject().get("requests").getAsLong();
             }
             assertEquals(served, sum, "the per-second series holds every request of the run");
+            JsonObject stack = o.getAsJsonObject("stack");
+            for (String role : List.of(EndToEndMetrics.CLIENT, EndToEndMetrics.PROXY, EndToEndMetrics.ORIGIN)) {
+                JsonObject s = stack.getAsJsonObject(role);
+                assertEquals(NettyLine.current().version(), s.get("netty").getAsString(), role + ": " + stack);
+                assertEquals("nio", s.get("transport").getAsString(), role + ": " + stack);
+            }
+        }
+    }
+
+    /**
+     * Netty 4.1: {@code epollMode} reaches the proxy's and the origin's sockets (each server reads its listening
+     * socket's mode back on its ready line, the side file keeps it), and requests go through.
+     */
+    @Test
+    void epollModeParameterReachesTheProxyAndTheOrigin(@TempDir Path dir) throws Exception {
+        assumeTrue(NettyLine.current().epollModeRefusal() == null, NettyLine.current()::epollModeRefusal);
+        ProxyEndToEndBenchmark b = proxyBenchmark("4", "epoll");
+        b.epollMode = "level/edge";
+        String old = System.setProperty(EndToEndMetrics.SIDE_FILE_PROPERTY, dir.toString());
+        try {
+            oneIteration(b, Map.of("layer", "4", "transport", "epoll", "epollMode", b.epollMode), 200, b::requests);
+            for (String role : List.of(EndToEndMetrics.PROXY, EndToEndMetrics.ORIGIN)) {
+                ServerProcess p = b.trial.server(role);
+                assertTrue(String.join(" ", p.command()).contains("--epoll-mode level,edge"), p::toString);
+                assertEquals("level,edge", p.stack().get("epoll-mode"), role + ": " + p.stack());
+            }
+        } finally {
+            b.stopTrial();
+            restore(old);
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            List<Path> side = files.toList();
+            assertEquals(1, side.size(), side::toString);
+            JsonObject stack = JsonParser.parseString(Files.readString(side.get(0))).getAsJsonObject()
+                    .getAsJsonObject("stack");
+            assertEquals("level,edge", stack.getAsJsonObject(EndToEndMetrics.PROXY).get("epoll-mode").getAsString());
+            assertEquals("level,edge", stack.getAsJsonObject(EndToEndMetrics.ORIGIN).get("epoll-mode").getAsString());
+        }
+    }
+
+    /** A value this line or transport cannot have fails before any process starts, saying why. */
+    @Test
+    void epollModeParameterIsCheckedFirst() {
+        ProxyEndToEndBenchmark b = proxyBenchmark("direct", "nio");
+        b.epollMode = "edge";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.startTrial(EndToEndTrial.begin("ProxyEndToEndBenchmark.requests", Map.of())));
+        assertTrue(e.getMessage().contains(NettyLine.current().epollModeRefusal() == null ? "needs --transport epoll"
+                : "level-triggered only"), e.getMessage());
+        assertEquals(null, b.trial.server(EndToEndMetrics.ORIGIN), "no server was started");
+        b.epollMode = "edgy";
+        e = assertThrows(IllegalArgumentException.class,
+                () -> b.startTrial(EndToEndTrial.begin("ProxyEndToEndBenchmark.requests", Map.of())));
+        assertTrue(e.getMessage().contains("'edgy'") && e.getMessage().contains("edge, level"), e.getMessage());
+    }
+
+    private static ProxyEndToEndBenchmark proxyBenchmark(String layer, String transport) {
+        ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
+        b.rate = 0;
+        b.layer = layer;
+        b.threadModel = "reuse-server-thread";
+        b.transport = transport;
+        b.allocator = "pooled";
+        b.connections = 4;
+        b.bodySize = 100;
+        b.maxContentLength = 8388608;
+        b.l7Mode = "aggregate";
+        b.backendPool = "per-client";
+        b.ioThreads = 1;
+        b.originIoThreads = 1;
+        b.clientTransport = "nio";
+        b.clientIoThreads = 1;
+        return b;
+    }
+
+    private static void restore(String sideFileDir) {
+        if (sideFileDir == null) {
+            System.clearProperty(EndToEndMetrics.SIDE_FILE_PROPERTY);
+        } else {
+            System.setProperty(EndToEndMetrics.SIDE_FILE_PROPERTY, sideFileDir);
         }
     }
 

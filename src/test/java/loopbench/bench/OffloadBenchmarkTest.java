@@ -1,15 +1,8 @@
 package loopbench.bench;
 
 import io.netty.channel.Channel;
-import io.netty.channel.IoHandle;
-import io.netty.channel.IoHandler;
-import io.netty.channel.IoHandlerContext;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.local.LocalIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
-import io.netty.util.concurrent.ThreadAwareExecutor;
 import loopbench.origin.WorkStrategy;
 import org.openjdk.jmh.annotations.Param;
 import org.junit.jupiter.api.Tag;
@@ -23,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,37 +32,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * really runs where it claims: on the event loop, on the pipeline-bound executor, on the offload executor,
  * on virtual threads.
  *
- * <p>Where work ran is seen from the server's event loop: a probe around its I/O handler records every
- * foreign thread that handed it a task (that is what wakes a loop up). With {@code none} only the client's
+ * <p>Where work ran is seen from the server's event loop: a probe on it records every foreign thread that
+ * handed it a task (that is what wakes a loop up; {@link loopbench.line.NettyLine#newLocalEventLoopGroup}). With {@code none} only the client's
  * loop does (delivering requests); with an executor, the executor's threads do too (handing back the
  * response, or the write of it); and the pipeline shows which executor the origin handler is bound to.
  */
 class OffloadBenchmarkTest {
 
-    /** Wraps the Local transport's handler and remembers which other threads woke its loop. */
-    static final class WakeProbe implements IoHandlerFactory {
+    /** Remembers which other threads woke the server's loop. */
+    static final class WakeProbe implements Consumer<Thread> {
         final Set<Thread> wakers = ConcurrentHashMap.newKeySet();
 
         @Override
-        public IoHandler newHandler(ThreadAwareExecutor executor) {
-            IoHandler local = LocalIoHandler.newFactory().newHandler(executor);
-            return new IoHandler() {
-                @Override public void initialize() { local.initialize(); }
-                @Override public int run(IoHandlerContext context) { return local.run(context); }
-                @Override public void prepareToDestroy() { local.prepareToDestroy(); }
-                @Override public void destroy() { local.destroy(); }
-                @Override public IoRegistration register(IoHandle handle) throws Exception { return local.register(handle); }
-                @Override public boolean isCompatible(Class<? extends IoHandle> handleType) { return local.isCompatible(handleType); }
-
-                @Override
-                public void wakeup() {
-                    Thread t = Thread.currentThread();
-                    if (!executor.isExecutorThread(t)) {
-                        wakers.add(t);
-                    }
-                    local.wakeup();
-                }
-            };
+        public void accept(Thread t) {
+            wakers.add(t);
         }
 
         Set<String> wakerNames() {
@@ -92,7 +69,7 @@ class OffloadBenchmarkTest {
         b.connections = connections;
         b.bodySize = 1024;
         b.executorThreads = 4;
-        b.serverIoHandlerFactory = probe;
+        b.serverLoopWakers = probe;
         b.setUp();
         return b;
     }
@@ -203,7 +180,7 @@ class OffloadBenchmarkTest {
             b.connections = 1;
             b.bodySize = 1024;
             b.executorThreads = 4;
-            b.serverIoHandlerFactory = probe;
+            b.serverLoopWakers = probe;
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, b::setUp);
             assertTrue(e.getMessage().startsWith("virtual-thread needs JDK 21+; this JVM is "), e.getMessage());
             assertTrue(e.getMessage().contains(String.valueOf(Runtime.version())), e.getMessage());

@@ -6,6 +6,7 @@ import loopbench.proxy.ProxyTimeouts;
 import loopbench.topology.Affinity;
 import loopbench.topology.CpuSet;
 import loopbench.topology.LinkSpec;
+import loopbench.line.NettyLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -55,11 +56,14 @@ class CliArgumentsTest {
 
     static Stream<Arguments> helps() {
         return Stream.of(
-                Arguments.of("origin", new String[] {"--listen", "--cpus", "--transport", "--allocator", "--buffers", "--io-threads",
+                Arguments.of("origin", new String[] {"--listen", "--cpus", "--transport", "--epoll-mode", "--allocator",
+                        "--buffers", "--io-threads",
                         "--body-size", "--work-ms", "--work-strategy", "block-event-loop", "virtual-thread", "timer"}),
-                Arguments.of("echo", new String[] {"--listen", "--cpus", "--transport", "--recv-allocator", "fixed:BYTES", "halving",
+                Arguments.of("echo", new String[] {"--listen", "--cpus", "--transport", "--epoll-mode", "--recv-allocator",
+                        "fixed:BYTES", "halving",
                         "--executor", "--executor-threads", "--server", "netty, mina", "ExecutorFilter"}),
-                Arguments.of("proxy", new String[] {"--listen", "--cpus", "--backend", "--layer", "--thread-model", "individual-group",
+                Arguments.of("proxy", new String[] {"--listen", "--cpus", "--backend", "--epoll-mode", "--layer",
+                        "--thread-model", "individual-group",
                         "reuse-server-group", "reuse-server-thread", "--max-content-length", "--allocator", "--l7-mode", "aggregate",
                         "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice",
                         "--client-header-timeout", "--client-body-timeout", "--keepalive-timeout",
@@ -214,9 +218,30 @@ class CliArgumentsTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("badInputs")
-    void badFlagOrValueExits2NamingIt(String[] args, String[] mentions) {
+    /**
+     * {@code --epoll-mode}: a bad value names the valid ones; on Netty 4.2 (level-triggered only) any value is refused
+     * saying so, on 4.1 a transport other than epoll is. Every server takes the option.
+     */
+    @Test
+    void epollModeIsRefusedWhereTheLineOrTheTransportCannotHaveIt() {
+        String refusal = NettyLine.current().epollModeRefusal();
+        for (String[] server : new String[][] {{"origin"}, {"echo"}, {"proxy", "--layer", "4", "--backend", "127.0.0.1:9"}}) {
+            expectExit2(concat(server, "--epoll-mode", "sideways"), "'sideways'", "edge, level");
+            expectExit2(concat(server, "--epoll-mode", "edge,level,edge"), "MODE or MODE,MODE", "edge, level");
+            expectExit2(concat(server, "--transport", "nio", "--epoll-mode", "edge"),
+                    refusal == null ? "needs --transport epoll" : "level-triggered only");
+            if (refusal != null) { // on 4.1 this would start a server
+                expectExit2(concat(server, "--transport", "epoll", "--epoll-mode", "edge,level"),
+                        "4.2's epoll is level-triggered only", "-Dnetty.version=4.1");
+            }
+        }
+    }
+
+    private static String[] concat(String[] head, String... tail) {
+        return Stream.concat(Stream.of(head), Stream.of(tail)).toArray(String[]::new);
+    }
+
+    private static void expectExit2(String[] args, String... mentions) {
         Result r = run(args);
         assertEquals(2, r.exitCode(), r::toString);
         assertEquals("", r.out(), "nothing on stdout for a usage error");
@@ -224,5 +249,11 @@ class CliArgumentsTest {
             assertTrue(r.err().contains(m), () -> "the message should contain " + m + ": " + r);
         }
         assertTrue(r.err().contains("--help"), () -> "points to --help: " + r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInputs")
+    void badFlagOrValueExits2NamingIt(String[] args, String[] mentions) {
+        expectExit2(args, mentions);
     }
 }

@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import loopbench.line.NettyLine;
 import loopbench.origin.ResponseBody;
 import loopbench.server.LoopbackServer;
 import loopbench.testing.CliProcess;
@@ -37,13 +38,14 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The servers' CLI contract, each in a child JVM: exactly one stdout line, {@code listening on 127.0.0.1:PORT}, once
- * the port accepts (the real port when 0 was asked); it serves; SIGTERM or SIGINT shuts it down gracefully with exit
+ * The servers' CLI contract, each in a child JVM: exactly one stdout line, {@code listening on 127.0.0.1:PORT} and what
+ * the server runs on ({@code netty=VERSION transport=T}, and the epoll mode on epoll), once the port accepts (the real
+ * port when 0 was asked); it serves; SIGTERM or SIGINT shuts it down gracefully with exit
  * code 0, and nothing more appears on stdout. Failures to start exit 1 saying why.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CliServerProcessTest {
-    static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
+    static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+) (.+)");
 
     private LoopbackServer origin;
 
@@ -104,6 +106,7 @@ class CliServerProcessTest {
             Matcher m = LISTENING.matcher(line);
             assertTrue(m.matches(), () -> "first stdout line: '" + line + "' " + cli);
             int port = Integer.parseInt(m.group(1));
+            assertEquals(stack(kind), m.group(2), "what the server runs on");
             if (asked == 0) {
                 assertNotEquals(0, port, "the real port, not 0");
             } else {
@@ -123,6 +126,37 @@ class CliServerProcessTest {
                     "(Apache Mina) on 127.0.0.1:" + port + " (io-processors=2 buffers=direct recv-allocator=halving executor=group/"),
                     cli::toString);
             Rig.assertPortFree(port);
+        }
+    }
+
+    /** What each kind of server of {@link #args} runs on, as its ready line must say. */
+    private static String stack(String kind) {
+        String netty = "netty=" + NettyLine.current().version();
+        switch (kind) {
+            case "origin": // epoll at the line's default mode: 4.1 edge-triggered, 4.2 level-triggered only
+                return netty + " transport=epoll epoll-mode=" + ("4.1".equals(NettyLine.current().name())
+                        ? "edge,edge" : "level,level");
+            case "echo":
+                return netty + " transport=nio";
+            case "echo-mina":
+                return "framework=mina transport=nio";
+            default:
+                return netty + " transport=io_uring";
+        }
+    }
+
+    /** Netty 4.1: the epoll mode asked for on the command line is the one the ready line reads back. */
+    @Test
+    void epollModeOnTheCommandLineReachesTheListeningSocket() throws Exception {
+        assumeTrue(NettyLine.current().epollModeRefusal() == null, NettyLine.current()::epollModeRefusal);
+        try (CliProcess cli = CliProcess.start("origin", "--transport", "epoll", "--epoll-mode", "level,edge",
+                "--body-size", "777")) {
+            Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
+            assertTrue(m.matches(), cli::toString);
+            assertEquals("netty=" + NettyLine.current().version() + " transport=epoll epoll-mode=level,edge", m.group(2));
+            serve("origin", Integer.parseInt(m.group(1)));
+            cli.sigterm();
+            assertEquals(0, cli.waitForExit(), cli::toString);
         }
     }
 

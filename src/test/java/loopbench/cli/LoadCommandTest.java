@@ -2,6 +2,7 @@ package loopbench.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import loopbench.line.NettyLine;
 import loopbench.testing.CliProcess;
 import loopbench.testing.CountingHttpServer;
 import loopbench.testing.RawHttp;
@@ -79,6 +80,9 @@ class LoadCommandTest {
             assertEquals(300, o.get("requests").getAsLong());
             assertEquals(300, server.served());
             assertEquals("closed", o.get("mode").getAsString());
+            assertEquals(NettyLine.current().version(), o.get("netty").getAsString(), "names the Netty it ran on");
+            assertEquals("nio", o.get("transport").getAsString());
+            assertTrue(out.contains("(nio, adaptive/direct, Netty " + NettyLine.current().version() + ")"), out);
         }
     }
 

@@ -1,0 +1,133 @@
+package loopbench.line;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.DefaultEventLoop;
+import io.netty.channel.DefaultEventLoopGroup;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelConfig;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollMode;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.incubator.channel.uring.IOUring;
+import io.netty.incubator.channel.uring.IOUringEventLoopGroup;
+import io.netty.incubator.channel.uring.IOUringServerSocketChannel;
+import io.netty.incubator.channel.uring.IOUringSocketChannel;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * Netty 4.1: an event-loop group class per transport; io_uring from the incubator artifact
+ * (io.netty.incubator:netty-incubator-transport-native-io_uring); epoll edge- or level-triggered per channel.
+ */
+final class CurrentLine implements NettyLine {
+    static final CurrentLine INSTANCE = new CurrentLine();
+    private static final String INCUBATOR = "io.netty.incubator:netty-incubator-transport-native-io_uring";
+
+    private final LineTransport nio = new LineTransport(NioEventLoopGroup::new,
+            NioServerSocketChannel.class, NioSocketChannel.class, () -> null);
+    private final LineTransport epoll = new LineTransport(EpollEventLoopGroup::new,
+            EpollServerSocketChannel.class, EpollSocketChannel.class, Epoll::unavailabilityCause);
+    /**
+     * The incubator's listening socket told to accept up to 256 connections per wake-up and to ignore "maybe more"
+     * (what LoopbackServer asks of every transport) never completes its close once it has accepted one (kernel
+     * 6.18, incubator 0.0.26): it keeps the default pace.
+     */
+    private final LineTransport ioUring = new LineTransport(IOUringEventLoopGroup::new,
+            IOUringServerSocketChannel.class, IOUringSocketChannel.class, CurrentLine::ioUringUnavailabilityCause)
+            .withoutBatchAccepts();
+
+    private CurrentLine() {
+    }
+
+    @Override
+    public String name() {
+        return "4.1";
+    }
+
+    @Override
+    public String ioUringSource() {
+        Package p = IOUring.class.getPackage();
+        String v = p == null ? null : p.getImplementationVersion();
+        return "the incubator transport " + INCUBATOR + (v == null ? "" : " " + v);
+    }
+
+    /** The incubator's own cause, said to be the incubator's: 4.1 has no io_uring of its own. */
+    private static Throwable ioUringUnavailabilityCause() {
+        Throwable cause;
+        try {
+            cause = IOUring.unavailabilityCause();
+        } catch (LinkageError e) {
+            cause = e;
+        }
+        return cause == null ? null : new IllegalStateException("Netty 4.1 has io_uring only as " + INCUBATOR
+                + ", which does not load here: " + cause, cause);
+    }
+
+    @Override
+    public LineTransport nio() {
+        return nio;
+    }
+
+    @Override
+    public LineTransport epoll() {
+        return epoll;
+    }
+
+    @Override
+    public LineTransport ioUring() {
+        return ioUring;
+    }
+
+    /** 4.1's Local transport runs on plain {@link DefaultEventLoop}s; a foreign thread's task is added through addTask. */
+    @Override
+    public EventLoopGroup newLocalEventLoopGroup(int nThreads, ThreadFactory threads, Consumer<Thread> observer) {
+        if (observer == null) {
+            return new DefaultEventLoopGroup(nThreads, threads);
+        }
+        return new DefaultEventLoopGroup(nThreads, threads) {
+            @Override
+            protected EventLoop newChild(Executor executor, Object... args) {
+                return new DefaultEventLoop(this, executor) {
+                    @Override
+                    protected void addTask(Runnable task) {
+                        if (!inEventLoop()) {
+                            observer.accept(Thread.currentThread());
+                        }
+                        super.addTask(task);
+                    }
+                };
+            }
+        };
+    }
+
+    @Override
+    public String epollModeRefusal() {
+        return null;
+    }
+
+    @Override
+    public void epollMode(ServerBootstrap bootstrap, boolean listeningEdge, boolean acceptedEdge) {
+        bootstrap.option(EpollChannelOption.EPOLL_MODE, mode(listeningEdge));
+        bootstrap.childOption(EpollChannelOption.EPOLL_MODE, mode(acceptedEdge));
+    }
+
+    private static EpollMode mode(boolean edge) {
+        return edge ? EpollMode.EDGE_TRIGGERED : EpollMode.LEVEL_TRIGGERED;
+    }
+
+    @Override
+    public Boolean edgeTriggered(Channel channel) {
+        return channel.config() instanceof EpollChannelConfig
+                ? ((EpollChannelConfig) channel.config()).getEpollMode() == EpollMode.EDGE_TRIGGERED : null;
+    }
+}
