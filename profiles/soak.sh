@@ -75,7 +75,7 @@ start() {
   pids+=("$started_pid")
   for _ in $(seq 1 300); do
     if grep -q '^listening on ' "$out/$name.out"; then
-      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$out/$name.out"); return 0
+      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)\( .*\)\{0,1\}$/\1/p' "$out/$name.out"); return 0
     fi
     kill -0 "$started_pid" 2>/dev/null || { echo "soak.sh: $name did not start:" >&2; cat "$out/$name.err" >&2; exit 1; }
     sleep 0.1

@@ -184,7 +184,7 @@ start_loopbench() {
   pids+=("$started_pid")
   for _ in $(seq 1 200); do
     if grep -q '^listening on ' "$log"; then
-      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$log"); return 0
+      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)\( .*\)\{0,1\}$/\1/p' "$log"); return 0
     fi
     kill -0 "$started_pid" 2>/dev/null || { cat "$log.err" >&2; exit 1; }
     sleep 0.1

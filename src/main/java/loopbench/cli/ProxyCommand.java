@@ -94,11 +94,8 @@ final class ProxyCommand implements Callable<Integer> {
     public Integer call() {
         server.cpus.pinThisProcess();
         ProxyConfig config = Cli.validated(this::config);
-        ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
-        Cli.validated(() -> {
-            config.requireSupportedBy(options.transport());
-            return config;
-        });
+        // a bad value, or one the proxy's configuration cannot have, is a usage error (exit 2)
+        ServerOptions options = Cli.validated(() -> config.serverOptions(server.toServerOptions()));
         logLevel.apply();
         server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),

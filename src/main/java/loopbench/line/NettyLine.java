@@ -1,5 +1,6 @@
 package loopbench.line;
 
+import io.netty.bootstrap.AbstractBootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
@@ -58,11 +59,15 @@ public interface NettyLine {
     String epollModeRefusal();
 
     /**
-     * Makes the epoll listening socket ({@code listeningEdge}) and the connections it accepts
-     * ({@code acceptedEdge}) edge-triggered (true) or level-triggered (false). Only where
-     * {@link #epollModeRefusal()} is null; elsewhere it throws {@link UnsupportedOperationException} with that reason.
+     * Makes the epoll channels {@code bootstrap} creates (a server bootstrap's: its listening socket) edge-triggered
+     * (true) or level-triggered (false), as {@code EpollChannelOption.EPOLL_MODE} does before registration (4.1 cannot
+     * change it later). Only where {@link #epollModeRefusal()} is null; elsewhere it throws
+     * {@link UnsupportedOperationException} with that reason.
      */
-    void epollMode(ServerBootstrap bootstrap, boolean listeningEdge, boolean acceptedEdge);
+    void epollMode(AbstractBootstrap<?, ?> bootstrap, boolean edge);
+
+    /** As {@link #epollMode(AbstractBootstrap, boolean)}, for the connections a listening socket accepts. */
+    void acceptedEpollMode(ServerBootstrap bootstrap, boolean edge);
 
     /** Whether an epoll channel is edge-triggered, read back from its config; null for a channel of another transport. */
     Boolean edgeTriggered(Channel channel);

@@ -1,8 +1,12 @@
 package loopbench.proxy;
 
+import loopbench.knobs.EpollMode;
+import loopbench.knobs.EpollModes;
 import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
+import loopbench.line.NettyLine;
 import loopbench.server.LoopbackServer;
+import loopbench.server.ServerOptions;
 
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -60,6 +64,30 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
                     + "' (Netty splices on epoll only), not '" + transport.cliName() + "'; valid transports with splice: "
                     + Transport.EPOLL.cliName());
         }
+    }
+
+    /**
+     * The server options the proxy runs with: {@code options}, checked ({@link #requireSupportedBy}), except that
+     * splice on Netty 4.1 makes the proxy's connections level-triggered (4.1's {@code spliceTo} refuses edge-triggered
+     * channels, and its epoll mode is fixed once a channel is registered): the accepted connections, and the backend
+     * ones, which take the accepted connections' mode. Throws IllegalArgumentException for an epoll mode splice
+     * cannot have.
+     */
+    public ServerOptions serverOptions(ServerOptions options) {
+        requireSupportedBy(options.transport());
+        if (l4Mode != L4Mode.SPLICE || NettyLine.current().epollModeRefusal() != null) {
+            return options;
+        }
+        EpollModes modes = options.epollModes();
+        if (modes == null) { // 4.1's default is edge-triggered; the listening socket keeps it
+            return options.withEpollModes(new EpollModes(EpollMode.EDGE, EpollMode.LEVEL));
+        }
+        if (modes.accepted() == EpollMode.EDGE) {
+            throw new IllegalArgumentException("l4 mode 'splice' needs level-triggered connections on Netty "
+                    + NettyLine.current().version() + " (its spliceTo refuses edge-triggered channels), not --epoll-mode "
+                    + modes.cliName() + "; valid with splice: --epoll-mode " + modes.listening().cliName() + ",level");
+        }
+        return options;
     }
 
     /**

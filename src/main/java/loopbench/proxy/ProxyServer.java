@@ -8,10 +8,9 @@ public final class ProxyServer {
     private ProxyServer() {
     }
 
-    /** Throws IllegalArgumentException for a configuration the options' transport cannot run (see ProxyConfig). */
+    /** Throws IllegalArgumentException for a configuration the options cannot run (see ProxyConfig). */
     public static LoopbackServer start(ServerOptions options, ProxyConfig config) {
-        config.requireSupportedBy(options.transport());
-        return LoopbackServer.start("proxy", options, context -> new ProxyInitializer(config,
+        return LoopbackServer.start("proxy", config.serverOptions(options), context -> new ProxyInitializer(config,
                 SocketBackendConnector.create(context, config.backend(), config.threadModel(),
                         config.timeouts().backendConnectMillis())));
     }

@@ -6,7 +6,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import loopbench.knobs.EpollMode;
+import loopbench.knobs.EpollModes;
 import loopbench.knobs.ThreadModel;
+import loopbench.line.NettyLine;
 import loopbench.server.ServerContext;
 import loopbench.server.ServerResources;
 
@@ -56,6 +59,10 @@ public final class SocketBackendConnector implements BackendConnector {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                 .remoteAddress(backend);
+        EpollModes modes = context.options().epollModes();
+        if (modes != null) { // backend connections as the accepted ones: the proxy's connections all alike
+            NettyLine.current().epollMode(prototype, modes.accepted() == EpollMode.EDGE);
+        }
         return new SocketBackendConnector(prototype, threadModel, group, context.resources());
     }
 

@@ -79,8 +79,8 @@ public final class LoopbackServer implements RunningServer {
                 b.option(ChannelOption.RCVBUF_ALLOCATOR, acceptBatches());
             }
             if (options.epollModes() != null) {
-                NettyLine.current().epollMode(b, options.epollModes().listening() == EpollMode.EDGE,
-                        options.epollModes().accepted() == EpollMode.EDGE);
+                NettyLine.current().epollMode(b, options.epollModes().listening() == EpollMode.EDGE);
+                NettyLine.current().acceptedEpollMode(b, options.epollModes().accepted() == EpollMode.EDGE);
             }
             ChannelFuture bind = b.bind(options.listen()).awaitUninterruptibly();
             if (!bind.isSuccess()) {

@@ -1,5 +1,6 @@
 package loopbench.line;
 
+import io.netty.bootstrap.AbstractBootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.DefaultEventLoop;
@@ -116,9 +117,13 @@ final class CurrentLine implements NettyLine {
     }
 
     @Override
-    public void epollMode(ServerBootstrap bootstrap, boolean listeningEdge, boolean acceptedEdge) {
-        bootstrap.option(EpollChannelOption.EPOLL_MODE, mode(listeningEdge));
-        bootstrap.childOption(EpollChannelOption.EPOLL_MODE, mode(acceptedEdge));
+    public void epollMode(AbstractBootstrap<?, ?> bootstrap, boolean edge) {
+        bootstrap.option(EpollChannelOption.EPOLL_MODE, mode(edge));
+    }
+
+    @Override
+    public void acceptedEpollMode(ServerBootstrap bootstrap, boolean edge) {
+        bootstrap.childOption(EpollChannelOption.EPOLL_MODE, mode(edge));
     }
 
     private static EpollMode mode(boolean edge) {

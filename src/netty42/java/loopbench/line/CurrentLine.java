@@ -1,5 +1,6 @@
 package loopbench.line;
 
+import io.netty.bootstrap.AbstractBootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
@@ -106,7 +107,12 @@ final class CurrentLine implements NettyLine {
     }
 
     @Override
-    public void epollMode(ServerBootstrap bootstrap, boolean listeningEdge, boolean acceptedEdge) {
+    public void epollMode(AbstractBootstrap<?, ?> bootstrap, boolean edge) {
+        throw new UnsupportedOperationException(epollModeRefusal());
+    }
+
+    @Override
+    public void acceptedEpollMode(ServerBootstrap bootstrap, boolean edge) {
         throw new UnsupportedOperationException(epollModeRefusal());
     }
 

@@ -235,6 +235,11 @@ class CliArgumentsTest {
                         "4.2's epoll is level-triggered only", "-Dnetty.version=4.1");
             }
         }
+        if (refusal == null) { // 4.1's spliceTo takes level-triggered channels only
+            expectExit2(new String[] {"proxy", "--layer", "4", "--backend", "127.0.0.1:9", "--l4-mode", "splice",
+                    "--transport", "epoll", "--epoll-mode", "edge"}, "'splice' needs level-triggered connections",
+                    "valid with splice: --epoll-mode edge,level");
+        }
     }
 
     private static String[] concat(String[] head, String... tail) {
