@@ -17,9 +17,9 @@ import java.util.stream.Collectors;
  * line the build is for: {@link NettyLine} says.
  */
 public enum Transport implements Knob {
-    NIO("nio", NettyLine::nio),
-    EPOLL("epoll", NettyLine::epoll),
-    IO_URING("io_uring", NettyLine::ioUring);
+    NIO("nio", line -> line.transports().nio()),
+    EPOLL("epoll", line -> line.transports().epoll()),
+    IO_URING("io_uring", line -> line.transports().ioUring());
 
     private final String cliName;
     private final Function<NettyLine, LineTransport> onLine;

@@ -28,7 +28,8 @@ public final class LineTransport {
     }
 
     private LineTransport(BiFunction<Integer, ThreadFactory, EventLoopGroup> groups,
-                          Class<? extends ServerChannel> serverChannelClass, Class<? extends Channel> socketChannelClass,
+                          Class<? extends ServerChannel> serverChannelClass,
+                          Class<? extends Channel> socketChannelClass,
                           Supplier<Throwable> unavailabilityCause, boolean batchAccepts) {
         this.groups = groups;
         this.serverChannelClass = serverChannelClass;
@@ -37,7 +38,7 @@ public final class LineTransport {
         this.batchAccepts = batchAccepts;
     }
 
-    /** This transport with its listening sockets left to accept at their own default pace (see {@link #batchAccepts}). */
+    /** This transport, its listening sockets left to accept at their own pace (see {@link #batchAccepts}). */
     public LineTransport withoutBatchAccepts() {
         return new LineTransport(groups, serverChannelClass, socketChannelClass, unavailabilityCause, false);
     }

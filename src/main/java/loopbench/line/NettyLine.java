@@ -42,11 +42,11 @@ public interface NettyLine {
     /** Where the line's io_uring transport comes from (4.2: Netty itself; 4.1: the incubator artifact). */
     String ioUringSource();
 
-    LineTransport nio();
+    /** The line's transports, as loopbench's knob names them. */
+    record Transports(LineTransport nio, LineTransport epoll, LineTransport ioUring) {
+    }
 
-    LineTransport epoll();
-
-    LineTransport ioUring();
+    Transports transports();
 
     /**
      * A group of {@code nThreads} event loops for the Local transport (in-VM channels, no sockets). With an
@@ -69,6 +69,6 @@ public interface NettyLine {
     /** As {@link #epollMode(AbstractBootstrap, boolean)}, for the connections a listening socket accepts. */
     void acceptedEpollMode(ServerBootstrap bootstrap, boolean edge);
 
-    /** Whether an epoll channel is edge-triggered, read back from its config; null for a channel of another transport. */
+    /** Whether an epoll channel is edge-triggered, read back from its config; null for another transport's. */
     Boolean edgeTriggered(Channel channel);
 }

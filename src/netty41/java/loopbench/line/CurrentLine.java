@@ -22,6 +22,9 @@ import io.netty.incubator.channel.uring.IOUringEventLoopGroup;
 import io.netty.incubator.channel.uring.IOUringServerSocketChannel;
 import io.netty.incubator.channel.uring.IOUringSocketChannel;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
@@ -34,18 +37,17 @@ final class CurrentLine implements NettyLine {
     static final CurrentLine INSTANCE = new CurrentLine();
     private static final String INCUBATOR = "io.netty.incubator:netty-incubator-transport-native-io_uring";
 
-    private final LineTransport nio = new LineTransport(NioEventLoopGroup::new,
-            NioServerSocketChannel.class, NioSocketChannel.class, () -> null);
-    private final LineTransport epoll = new LineTransport(EpollEventLoopGroup::new,
-            EpollServerSocketChannel.class, EpollSocketChannel.class, Epoll::unavailabilityCause);
     /**
-     * The incubator's listening socket told to accept up to 256 connections per wake-up and to ignore "maybe more"
-     * (what LoopbackServer asks of every transport) never completes its close once it has accepted one (kernel
-     * 6.18, incubator 0.0.26): it keeps the default pace.
+     * io_uring: the incubator's listening socket, told to accept up to 256 connections per wake-up and to ignore
+     * "maybe more" (what LoopbackServer asks of every transport), never completes its close once it has accepted one
+     * (kernel 6.18, incubator 0.0.26): it keeps its default pace.
      */
-    private final LineTransport ioUring = new LineTransport(IOUringEventLoopGroup::new,
-            IOUringServerSocketChannel.class, IOUringSocketChannel.class, CurrentLine::ioUringUnavailabilityCause)
-            .withoutBatchAccepts();
+    private final Transports transports = new Transports(
+            new LineTransport(NioEventLoopGroup::new, NioServerSocketChannel.class, NioSocketChannel.class, () -> null),
+            new LineTransport(EpollEventLoopGroup::new, EpollServerSocketChannel.class, EpollSocketChannel.class,
+                    Epoll::unavailabilityCause),
+            new LineTransport(IOUringEventLoopGroup::new, IOUringServerSocketChannel.class, IOUringSocketChannel.class,
+                    CurrentLine::ioUringUnavailabilityCause).withoutBatchAccepts());
 
     private CurrentLine() {
     }
@@ -57,9 +59,22 @@ final class CurrentLine implements NettyLine {
 
     @Override
     public String ioUringSource() {
-        Package p = IOUring.class.getPackage();
-        String v = p == null ? null : p.getImplementationVersion();
-        return "the incubator transport " + INCUBATOR + (v == null ? "" : " " + v);
+        return "the incubator transport " + INCUBATOR + " " + incubatorVersion();
+    }
+
+    /** From the incubator jar's Maven metadata (a shaded jar keeps it; its manifest is the shaded jar's own). */
+    private static String incubatorVersion() {
+        String pom = "META-INF/maven/io.netty.incubator/netty-incubator-transport-classes-io_uring/pom.properties";
+        try (InputStream in = IOUring.class.getClassLoader().getResourceAsStream(pom)) {
+            if (in == null) {
+                return "(version unknown)";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "(version unknown)");
+        } catch (IOException e) {
+            return "(version unknown)";
+        }
     }
 
     /** The incubator's own cause, said to be the incubator's: 4.1 has no io_uring of its own. */
@@ -75,21 +90,11 @@ final class CurrentLine implements NettyLine {
     }
 
     @Override
-    public LineTransport nio() {
-        return nio;
+    public Transports transports() {
+        return transports;
     }
 
-    @Override
-    public LineTransport epoll() {
-        return epoll;
-    }
-
-    @Override
-    public LineTransport ioUring() {
-        return ioUring;
-    }
-
-    /** 4.1's Local transport runs on plain {@link DefaultEventLoop}s; a foreign thread's task is added through addTask. */
+    /** 4.1's Local transport runs on plain {@link DefaultEventLoop}s; a foreign thread's task comes through addTask. */
     @Override
     public EventLoopGroup newLocalEventLoopGroup(int nThreads, ThreadFactory threads, Consumer<Thread> observer) {
         if (observer == null) {

@@ -32,15 +32,13 @@ import java.util.function.Consumer;
 final class CurrentLine implements NettyLine {
     static final CurrentLine INSTANCE = new CurrentLine();
 
-    private final LineTransport nio = new LineTransport(
-            (n, threads) -> new MultiThreadIoEventLoopGroup(n, threads, NioIoHandler.newFactory()),
-            NioServerSocketChannel.class, NioSocketChannel.class, () -> null);
-    private final LineTransport epoll = new LineTransport(
-            (n, threads) -> new MultiThreadIoEventLoopGroup(n, threads, EpollIoHandler.newFactory()),
-            EpollServerSocketChannel.class, EpollSocketChannel.class, Epoll::unavailabilityCause);
-    private final LineTransport ioUring = new LineTransport(
-            (n, threads) -> new MultiThreadIoEventLoopGroup(n, threads, IoUringIoHandler.newFactory()),
-            IoUringServerSocketChannel.class, IoUringSocketChannel.class, IoUring::unavailabilityCause);
+    private final Transports transports = new Transports(
+            new LineTransport((n, threads) -> new MultiThreadIoEventLoopGroup(n, threads, NioIoHandler.newFactory()),
+                    NioServerSocketChannel.class, NioSocketChannel.class, () -> null),
+            new LineTransport((n, threads) -> new MultiThreadIoEventLoopGroup(n, threads, EpollIoHandler.newFactory()),
+                    EpollServerSocketChannel.class, EpollSocketChannel.class, Epoll::unavailabilityCause),
+            new LineTransport((n, t) -> new MultiThreadIoEventLoopGroup(n, t, IoUringIoHandler.newFactory()),
+                    IoUringServerSocketChannel.class, IoUringSocketChannel.class, IoUring::unavailabilityCause));
 
     private CurrentLine() {
     }
@@ -56,18 +54,8 @@ final class CurrentLine implements NettyLine {
     }
 
     @Override
-    public LineTransport nio() {
-        return nio;
-    }
-
-    @Override
-    public LineTransport epoll() {
-        return epoll;
-    }
-
-    @Override
-    public LineTransport ioUring() {
-        return ioUring;
+    public Transports transports() {
+        return transports;
     }
 
     @Override
@@ -85,8 +73,8 @@ final class CurrentLine implements NettyLine {
                 @Override public int run(IoHandlerContext context) { return local.run(context); }
                 @Override public void prepareToDestroy() { local.prepareToDestroy(); }
                 @Override public void destroy() { local.destroy(); }
-                @Override public IoRegistration register(IoHandle handle) throws Exception { return local.register(handle); }
-                @Override public boolean isCompatible(Class<? extends IoHandle> type) { return local.isCompatible(type); }
+                @Override public IoRegistration register(IoHandle h) throws Exception { return local.register(h); }
+                @Override public boolean isCompatible(Class<? extends IoHandle> t) { return local.isCompatible(t); }
 
                 @Override
                 public void wakeup() {

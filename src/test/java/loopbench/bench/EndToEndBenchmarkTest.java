@@ -211,20 +211,8 @@ class EndToEndBenchmarkTest {
 
     @Test
     void aSetupThatFailsHalfWayStopsWhatItStarted() {
-        ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
-        b.layer = "7";
-        b.threadModel = "reuse-server-thread";
-        b.transport = "nio";
-        b.allocator = "adaptive";
-        b.connections = 2;
-        b.bodySize = 10;
+        ProxyEndToEndBenchmark b = proxyBenchmark("7", "nio");
         b.maxContentLength = -1; // the origin starts, then the proxy refuses this value (exit 2)
-        b.l7Mode = "aggregate";
-        b.backendPool = "per-client";
-        b.ioThreads = 1;
-        b.originIoThreads = 1;
-        b.clientTransport = "nio";
-        b.clientIoThreads = 1;
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> b.startTrial(EndToEndTrial.begin("ProxyEndToEndBenchmark.requests", Map.of())));
         assertTrue(e.getMessage().contains("max"), e.getMessage());

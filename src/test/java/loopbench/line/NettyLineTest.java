@@ -31,8 +31,10 @@ class NettyLineTest {
     @Test
     void theSeamIsTheLineOfTheNettyOnTheClassPath() {
         assertTrue(LINE.name().equals("4.1") || LINE.name().equals("4.2"), LINE.name());
-        assertTrue(LINE.version().startsWith(LINE.name() + "."), () -> LINE.version() + " is not of line " + LINE.name());
+        assertTrue(LINE.version().startsWith(LINE.name() + "."), () -> LINE.version() + " is not " + LINE.name());
         assertTrue(LINE.describe().startsWith("Netty " + LINE.version() + " (line " + LINE.name()), LINE.describe());
+        assertTrue(!LINE.ioUringSource().contains("unknown") && !LINE.ioUringSource().contains("SNAPSHOT"),
+                LINE.ioUringSource());
     }
 
     @ParameterizedTest

@@ -11,7 +11,6 @@ import loopbench.knobs.Transport;
 import loopbench.line.NettyLine;
 import loopbench.origin.OriginConfig;
 import loopbench.origin.OriginServer;
-import loopbench.origin.ResponseBody;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
@@ -30,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,8 +91,8 @@ class EpollModeTest {
         try (LoopbackServer server = kind.start().apply(Rig.options(Transport.EPOLL, Allocator.POOLED)
                 .withEpollModes(asked))) {
             try (Conn a = RawHttp.open(server.port()); Conn b = RawHttp.open(server.port())) {
-                exercise(a, kind.http());
-                exercise(b, kind.http());
+                ServerLifecycleTest.exercise(a, kind.http());
+                ServerLifecycleTest.exercise(b, kind.http());
                 List<Channel> accepted = awaitAccepted(server, 2);
                 assertEquals(asked.listening() == EpollMode.EDGE, LINE.edgeTriggered(server.serverChannel()),
                         "listening socket");
@@ -113,7 +111,7 @@ class EpollModeTest {
         try (LoopbackServer server = OriginServer.start(Rig.options(Transport.EPOLL, Allocator.POOLED),
                 OriginConfig.of(100));
              Conn c = RawHttp.open(server.port())) {
-            exercise(c, true);
+            ServerLifecycleTest.exercise(c, true);
             assertEquals(edgeByDefault, LINE.edgeTriggered(server.serverChannel()));
             assertEquals(edgeByDefault, LINE.edgeTriggered(awaitAccepted(server, 1).get(0)));
             String mode = edgeByDefault ? "edge,edge" : "level,level";
@@ -151,16 +149,6 @@ class EpollModeTest {
         }
         assertEquals(new EpollModes(EpollMode.LEVEL, EpollMode.LEVEL), EpollModes.parse("level"));
         assertEquals(new EpollModes(EpollMode.EDGE, EpollMode.LEVEL), EpollModes.parse("edge,level"));
-    }
-
-    private static void exercise(Conn c, boolean http) throws Exception {
-        if (http) {
-            assertArrayEquals(ResponseBody.bytes(100), c.exchange(RawHttp.get("/")).body());
-        } else {
-            byte[] b = RawHttp.uniqueBody(1, 5000);
-            c.send(b);
-            assertArrayEquals(b, RawHttp.readExactly(c.in(), b.length));
-        }
     }
 
     /** The server's accepted connections once there are {@code n} (an exchange on each has completed already). */

@@ -102,7 +102,8 @@ class ServerLifecycleTest {
         busy.close();
     }
 
-    private static void exercise(Conn c, boolean http) throws Exception {
+    /** One exchange: a GET of a 100-byte body, or 5,000 bytes echoed. */
+    static void exercise(Conn c, boolean http) throws Exception {
         if (http) {
             assertArrayEquals(ResponseBody.bytes(100), c.exchange(RawHttp.get("/")).body());
         } else {
