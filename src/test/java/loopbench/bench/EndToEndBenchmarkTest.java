@@ -3,6 +3,7 @@ package loopbench.bench;
 import loopbench.line.NettyLine;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Placement;
 import org.junit.jupiter.api.AfterEach;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -322,21 +323,8 @@ class EndToEndBenchmarkTest {
     }
 
     private static ProxyEndToEndBenchmark proxyBenchmark(String layer, String transport) {
-        ProxyEndToEndBenchmark b = new ProxyEndToEndBenchmark();
-        b.rate = 0;
-        b.layer = layer;
-        b.threadModel = "reuse-server-thread";
+        ProxyEndToEndBenchmark b = SmallBenchmarks.proxy(layer, Placement.PINNED);
         b.transport = transport;
-        b.allocator = "pooled";
-        b.connections = 4;
-        b.bodySize = 100;
-        b.maxContentLength = 8388608;
-        b.l7Mode = "aggregate";
-        b.backendPool = "per-client";
-        b.ioThreads = 1;
-        b.originIoThreads = 1;
-        b.clientTransport = "nio";
-        b.clientIoThreads = 1;
         return b;
     }
 
