@@ -1,6 +1,5 @@
 package loopbench.load;
 
-import loopbench.line.NettyLine;
 import org.HdrHistogram.Histogram;
 
 import java.util.Locale;
@@ -16,12 +15,11 @@ public final class LoadSummary {
         s.append(String.format(Locale.ROOT, "%s test of %s @ %s%n", spec.openLoop()
                         ? String.format(Locale.ROOT, "Open-loop (%,.0f req/s)", spec.rate()) : "Closed-loop",
                 seconds(r.durationSeconds()), spec.target()));
-        s.append(String.format(Locale.ROOT, "  %d %s, %d io thread%s (%s, %s/%s, Netty %s)%n", spec.connections(),
+        s.append(String.format(Locale.ROOT, "  %d %s, %d io thread%s (%s, %s/%s)%n", spec.connections(),
                 spec.connectionClose() ? "clients, a new connection per request (Connection: close)"
                         : "connections, pipeline " + spec.pipeline(),
                 spec.ioThreads(), spec.ioThreads() == 1 ? "" : "s",
-                spec.transport().cliName(), spec.allocator().cliName(), spec.buffers().cliName(),
-                NettyLine.current().version()));
+                spec.transport().cliName(), spec.allocator().cliName(), spec.buffers().cliName()));
         s.append(String.format(Locale.ROOT, "  %-15s %10s %10s %10s %10s %10s%n", "Latency (µs)", "p50", "p90",
                 "p99", "p99.9", "max"));
         s.append(latencyLine("corrected", r.corrected()));
