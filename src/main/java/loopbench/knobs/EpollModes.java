@@ -28,8 +28,8 @@ public record EpollModes(EpollMode listening, EpollMode accepted) {
             throw new IllegalArgumentException(refusal);
         }
         if (transport != Transport.EPOLL) {
-            throw new IllegalArgumentException("--epoll-mode " + cliName() + " needs --transport epoll (the transport is "
-                    + transport.cliName() + ")");
+            throw new IllegalArgumentException("--epoll-mode " + cliName() + " needs --transport epoll (the transport "
+                    + "is " + transport.cliName() + ")");
         }
     }
 

@@ -84,8 +84,8 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
         }
         if (modes.accepted() == EpollMode.EDGE) {
             throw new IllegalArgumentException("l4 mode 'splice' needs level-triggered connections on Netty "
-                    + NettyLine.current().version() + " (its spliceTo refuses edge-triggered channels), not --epoll-mode "
-                    + modes.cliName() + "; valid with splice: --epoll-mode " + modes.listening().cliName() + ",level");
+                    + NettyLine.current().version() + " (its spliceTo refuses edge-triggered channels), not "
+                    + "--epoll-mode " + modes.cliName() + "; valid with splice: --epoll-mode " + modes.listening().cliName() + ",level");
         }
         return options;
     }

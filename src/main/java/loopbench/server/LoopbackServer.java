@@ -103,7 +103,8 @@ public final class LoopbackServer implements RunningServer {
     public String stack() {
         Transport transport = Transport.of(serverChannel);
         StringBuilder sb = new StringBuilder("netty=").append(NettyLine.current().version())
-                .append(" transport=").append(transport == null ? serverChannel.getClass().getName() : transport.cliName());
+                .append(" transport=")
+                .append(transport == null ? serverChannel.getClass().getName() : transport.cliName());
         Boolean edge = NettyLine.current().edgeTriggered(serverChannel);
         if (edge != null) {
             EpollMode listening = edge ? EpollMode.EDGE : EpollMode.LEVEL;

@@ -225,7 +225,8 @@ class CliArgumentsTest {
     @Test
     void epollModeIsRefusedWhereTheLineOrTheTransportCannotHaveIt() {
         String refusal = NettyLine.current().epollModeRefusal();
-        for (String[] server : new String[][] {{"origin"}, {"echo"}, {"proxy", "--layer", "4", "--backend", "127.0.0.1:9"}}) {
+        String[][] servers = {{"origin"}, {"echo"}, {"proxy", "--layer", "4", "--backend", "127.0.0.1:9"}};
+        for (String[] server : servers) {
             expectExit2(concat(server, "--epoll-mode", "sideways"), "'sideways'", "edge, level");
             expectExit2(concat(server, "--epoll-mode", "edge,level,edge"), "MODE or MODE,MODE", "edge, level");
             expectExit2(concat(server, "--transport", "nio", "--epoll-mode", "edge"),
