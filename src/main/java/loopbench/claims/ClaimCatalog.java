@@ -65,7 +65,7 @@ public final class ClaimCatalog {
     static final String LOCAL = "local";
     /** The rate the links between namespaces are shaped to (tc tbf). */
     static final String LINK = "link";
-    /** Netty 4.1's epoll mode, listening then accepted sockets: edge-edge, level-level, level-edge, edge-level. */
+    /** Netty 4.1's epoll mode, listening then accepted sockets: edge/edge, level/level, level/edge, edge/level. */
     static final String EPOLL_MODE = "epollMode";
     /** 1 Gbit/s in MiB/s: 10^9 / 8 / 2^20. */
     static final double GBIT_MIB = 1e9 / 8 / (1 << 20);
@@ -262,12 +262,12 @@ public final class ClaimCatalog {
         return mode == null ? s : s.with(label, EPOLL_MODE, mode);
     }
 
-    static final Selection ET_ET = epoll("4.1 ET+ET", EPOLL_41, "direct", "edge-edge");
-    static final Selection LT_LT = epoll("4.1 LT+LT", EPOLL_41, "direct", "level-level");
-    static final Selection LT_ET = epoll("4.1 LT+ET", EPOLL_41_MIXED, "direct", "level-edge");
-    static final Selection ET_LT = epoll("4.1 ET+LT", EPOLL_41_MIXED, "direct", "edge-level");
-    static final Selection L4_ET_ET = epoll("4.1 L4 proxy ET+ET", EPOLL_41_L4, "4", "edge-edge");
-    static final Selection L4_LT_LT = epoll("4.1 L4 proxy LT+LT", EPOLL_41_L4, "4", "level-level");
+    static final Selection ET_ET = epoll("4.1 ET+ET", EPOLL_41, "direct", "edge/edge");
+    static final Selection LT_LT = epoll("4.1 LT+LT", EPOLL_41, "direct", "level/level");
+    static final Selection LT_ET = epoll("4.1 LT+ET", EPOLL_41_MIXED, "direct", "level/edge");
+    static final Selection ET_LT = epoll("4.1 ET+LT", EPOLL_41_MIXED, "direct", "edge/level");
+    static final Selection L4_ET_ET = epoll("4.1 L4 proxy ET+ET", EPOLL_41_L4, "4", "edge/edge");
+    static final Selection L4_LT_LT = epoll("4.1 L4 proxy LT+LT", EPOLL_41_L4, "4", "level/level");
     static final Selection LEVEL_42 = epoll("4.2 (level only)", EPOLL_42, "direct", null);
 
     static Selection pipeline(String layer) {
