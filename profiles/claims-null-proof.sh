@@ -12,8 +12,12 @@
 # Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after
 # every family DIR/families.txt gets its line and DIR/summary.md is rewritten, so a killed proof keeps its tally.
 # Run it on a quiet machine: ~11 minutes per family (estimated, see the profile's header), 20 families ~3.7 hours.
+# Ctrl-C or SIGTERM stops the running family (the suite and its forks) too.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+lb_name=claims-null-proof.sh
+# shellcheck source=profiles/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+cd "$lb_root"
 
 families=20
 profile=profiles/claims-null.jmh
@@ -22,40 +26,34 @@ seed=
 family_timeout=180
 benchmarks_jar=target/benchmarks.jar
 loopbench_jar=target/loopbench.jar
-java=${JAVA:-java}
+java=$lb_java
 extra=()
-need() { [ $# -ge 2 ] || { echo "claims-null-proof: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --families) need "$@"; families="$2"; shift 2 ;;
-    --profile) need "$@"; profile="$2"; shift 2 ;;
-    --out) need "$@"; out="$2"; shift 2 ;;
-    --seed) need "$@"; seed="$2"; shift 2 ;;
-    --family-timeout) need "$@"; family_timeout="$2"; shift 2 ;;
-    --benchmarks-jar) need "$@"; benchmarks_jar="$2"; shift 2 ;;
-    --loopbench-jar) need "$@"; loopbench_jar="$2"; shift 2 ;;
+    --families) lb_need "$@"; families="$2"; shift 2 ;;
+    --profile) lb_need "$@"; profile="$2"; shift 2 ;;
+    --out) lb_need "$@"; out="$2"; shift 2 ;;
+    --seed) lb_need "$@"; seed="$2"; shift 2 ;;
+    --family-timeout) lb_need "$@"; family_timeout="$2"; shift 2 ;;
+    --benchmarks-jar) lb_need "$@"; benchmarks_jar="$2"; shift 2 ;;
+    --loopbench-jar) lb_need "$@"; loopbench_jar="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "claims-null-proof: unknown option '$1'; valid: --families N, --profile FILE, --out DIR, --seed S," \
-         "--family-timeout MINUTES, --benchmarks-jar JAR, --loopbench-jar JAR, -- SUITE OPTIONS" >&2; exit 2 ;;
+    -h|--help) lb_usage; exit 0 ;;
+    *) lb_fail 2 "unknown option '$1'; valid: --families N, --profile FILE, --out DIR, --seed S," \
+         "--family-timeout MINUTES, --benchmarks-jar JAR, --loopbench-jar JAR, -- SUITE OPTIONS" ;;
   esac
 done
 [[ "$families" =~ ^[0-9]+$ ]] && [ "$families" -ge 1 ] && [ "$families" -le 1000 ] \
-  || { echo "claims-null-proof: --families '$families' is not a whole number from 1 to 1000" >&2; exit 2; }
-[ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,15}$ ]] \
-  || { echo "claims-null-proof: --seed '$seed' is not a non-negative whole number" >&2; exit 2; }
+  || lb_fail 2 "--families '$families' is not a whole number from 1 to 1000"
+[ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,15}$ ]] || lb_fail 2 "--seed '$seed' is not a non-negative whole number"
 [[ "$family_timeout" =~ ^[0-9]+$ ]] && [ "$family_timeout" -ge 1 ] \
-  || { echo "claims-null-proof: --family-timeout '$family_timeout' is not a positive number of minutes" >&2; exit 2; }
-[ -f "$profile" ] \
-  || { echo "claims-null-proof: --profile '$profile': no such file; the project's:" profiles/*.jmh >&2; exit 2; }
+  || lb_fail 2 "--family-timeout '$family_timeout' is not a positive number of minutes"
+[ -f "$profile" ] || lb_fail 2 "--profile '$profile': no such file; the project's: $(echo profiles/*.jmh)"
 grep -q '^[^#]*\[twins\]' "$profile" \
-  || { echo "claims-null-proof: --profile '$profile' has no [twins] line, so no null comparison" \
-         "(see profiles/claims-null.jmh)" >&2; exit 2; }
-for f in "$benchmarks_jar" "$loopbench_jar"; do
-  [ -f "$f" ] || { echo "claims-null-proof: no $f (build: ./mvnw -B -q -Pjmh package -DskipTests)" >&2; exit 2; }
-done
-command -v "$java" >/dev/null \
-  || { echo "claims-null-proof: no java executable '$java' (set JAVA or PATH)" >&2; exit 2; }
+  || lb_fail 2 "--profile '$profile' has no [twins] line, so no null comparison (see profiles/claims-null.jmh)"
+for f in "$benchmarks_jar" "$loopbench_jar"; do lb_require_file "$f" "$lb_build_jmh"; done
+lb_require_java
+lb_cleanup_on_exit
 
 # The judging's answer: `loopbench claims --null` prints a line "decisive checks: K of M" (K of the family's M twin
 # checks decisive in either direction). Prints "K M", or nothing if there is no such line.
@@ -96,11 +94,9 @@ for n in $(seq 1 "$families"); do
   [ -n "$seed" ] && seedopt=(--seed "$((seed + n))")
   echo "=== claims-null-proof: family $i of $families -> $dir" >&2
   start=$(date +%s)
-  set +e
-  timeout --kill-after=60 "${family_timeout}m" "$java" -cp "$benchmarks_jar" loopbench.suite.Suite \
-    --profile "$profile" --out "$dir" "${seedopt[@]}" -- "${extra[@]}" > "$dir/suite.log" 2>&1
-  rc=$?
-  set -e
+  rc=0
+  lb_run timeout --kill-after=60 "${family_timeout}m" "$java" -cp "$benchmarks_jar" loopbench.suite.Suite \
+    --profile "$profile" --out "$dir" "${seedopt[@]}" -- "${extra[@]}" > "$dir/suite.log" 2>&1 || rc=$?
   secs=$(( $(date +%s) - start ))
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
     failed=$((failed + 1))
@@ -116,10 +112,8 @@ for n in $(seq 1 "$families"); do
     summary
     continue
   fi
-  set +e
-  "$java" -jar "$loopbench_jar" claims --null "$dir/results.json" > "$dir/null.txt" 2>&1
-  jrc=$?
-  set -e
+  jrc=0
+  lb_run "$java" -jar "$loopbench_jar" claims --null "$dir/results.json" > "$dir/null.txt" 2>&1 || jrc=$?
   answer=$(decisive_of "$dir/null.txt")
   if [ "$jrc" != 0 ] || [ -z "$answer" ]; then
     failed=$((failed + 1))

@@ -5,14 +5,20 @@
 # jar, the candidate's forks with a Netty system property that makes the proxy's paths allocate more: a change
 # that is not in the code). Then a tally.
 #
-#   profiles/gate-proof.sh [--runs N] [--kinds aa,power,flag] [--profile FILE] [--rounds R] [--out DIR] [-- GATE OPTIONS]
+#   profiles/gate-proof.sh [--runs N] [--kinds aa,power,flag] [--profile FILE] [--rounds R] [--out DIR]
+#                          [-- GATE OPTIONS]
 #
 # Defaults: 20 runs of each kind, profiles/gate.jmh, the gate's default rounds and thresholds, out target/gate-proof.
 # Needs target/loopbench.jar and target/benchmarks.jar (./mvnw -B -q -Pjmh package -DskipTests) and jq.
 # Every gate's directory (forks, summary.md, gate.json) is kept under DIR/<kind>-NN; the tally goes to DIR/tally.md.
+# profiles/gate-stats.py pools the gates of a directory (the sd of every metric's paired fork ratios, the verdicts).
 # Run it on a quiet machine: one gate takes ~13.5 minutes with profiles/gate.jmh, so 3 x 20 gates take ~13.5 hours.
+# Ctrl-C or SIGTERM stops the running gate (and its fork) too.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+lb_name=gate-proof.sh
+# shellcheck source=profiles/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+cd "$lb_root"
 
 runs=20
 kinds=aa,power,flag
@@ -24,30 +30,29 @@ power_args="-Dloopbench.calibration.cpuScale=1.0526 -Dloopbench.calibration.allo
 # Netty's Recycler off: objects it would reuse (e.g. the entries of a channel's outbound buffer) are allocated anew.
 flag_args="-Dio.netty.recycler.maxCapacityPerThread=0"
 extra=()
-need() { [ $# -ge 2 ] || { echo "gate-proof: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs) need "$@"; runs="$2"; shift 2 ;;
-    --kinds) need "$@"; kinds="$2"; shift 2 ;;
-    --profile) need "$@"; profile="$2"; shift 2 ;;
-    --rounds) need "$@"; rounds="$2"; shift 2 ;;
-    --out) need "$@"; out="$2"; shift 2 ;;
+    --runs) lb_need "$@"; runs="$2"; shift 2 ;;
+    --kinds) lb_need "$@"; kinds="$2"; shift 2 ;;
+    --profile) lb_need "$@"; profile="$2"; shift 2 ;;
+    --rounds) lb_need "$@"; rounds="$2"; shift 2 ;;
+    --out) lb_need "$@"; out="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gate-proof: unknown option '$1'; valid: --runs N, --kinds aa,power,flag, --profile FILE, --rounds R, --out DIR, -- GATE OPTIONS" >&2; exit 2 ;;
+    -h|--help) lb_usage; exit 0 ;;
+    *) lb_fail 2 "unknown option '$1'; valid: --runs N, --kinds aa,power,flag, --profile FILE, --rounds R," \
+         "--out DIR, -- GATE OPTIONS" ;;
   esac
 done
-[[ "$runs" =~ ^[0-9]+$ ]] && [ "$runs" -gt 0 ] || { echo "gate-proof: --runs '$runs' is not a positive integer" >&2; exit 2; }
-[ -z "$rounds" ] || { [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -gt 0 ]; } \
-  || { echo "gate-proof: --rounds '$rounds' is not a positive integer" >&2; exit 2; }
+lb_int --runs "$runs" 1
+[ -z "$rounds" ] || lb_int --rounds "$rounds" 1
 for k in ${kinds//,/ }; do
-  case "$k" in aa|power|flag) ;; *) echo "gate-proof: unknown kind '$k'; valid: aa, power, flag" >&2; exit 2 ;; esac
+  [[ "$k" =~ ^(aa|power|flag)$ ]] || lb_fail 2 "unknown kind '$k'; valid: aa, power, flag"
 done
-[ -f "$profile" ] || { echo "gate-proof: --profile '$profile': no such file; the project's: $(echo profiles/*.jmh)" >&2; exit 2; }
-command -v jq >/dev/null || { echo "gate-proof: needs jq (apt-get install jq)" >&2; exit 2; }
-for f in target/loopbench.jar target/benchmarks.jar; do
-  [ -f "$f" ] || { echo "gate-proof: no $f (build: ./mvnw -B -q -Pjmh package -DskipTests)" >&2; exit 2; }
-done
+[ -f "$profile" ] || lb_fail 2 "--profile '$profile': no such file; the project's: $(echo profiles/*.jmh)"
+lb_require_tools "apt-get install jq" jq
+lb_require_java
+for f in target/loopbench.jar target/benchmarks.jar; do lb_require_file "$f" "$lb_build_jmh"; done
+lb_cleanup_on_exit
 jar=target/benchmarks.jar
 mkdir -p "$out"
 roundsopt=()
@@ -59,11 +64,18 @@ tally_line() { # kind dir exit
   local secs others cal_score cal_bytes proxy_bytes
   secs=$(jq -r '.seconds' "$json")
   # regressions outside the calibration benchmark (for aa: every regression is false)
-  others=$(jq '[.results[] | select(.verdict == "REGRESSION") | select(.benchmark | startswith("CalibrationBenchmark") | not)] | length' "$json")
-  cal_score=$(jq -r '[.results[] | select((.benchmark | startswith("CalibrationBenchmark")) and .metric == "primary")][0].verdict // "none"' "$json")
-  cal_bytes=$(jq -r '[.results[] | select((.benchmark | startswith("CalibrationBenchmark")) and .metric == "gc.alloc.rate.norm")][0].verdict // "none"' "$json")
-  proxy_bytes=$(jq '[.results[] | select((.benchmark | startswith("PipelineCostBenchmark")) and .metric == "gc.alloc.rate.norm" and .verdict == "REGRESSION")] | length' "$json")
-  echo "$kind $(basename "$dir") exit=$rc seconds=$secs calibration.score=$cal_score calibration.B/op=$cal_bytes pipeline.B/op.regressions=$proxy_bytes other.regressions=$others"
+  others=$(jq '[.results[] | select(.verdict == "REGRESSION")
+               | select(.benchmark | startswith("CalibrationBenchmark") | not)] | length' "$json")
+  verdict_of() { # BENCHMARK_PREFIX METRIC: the first such result's verdict
+    jq -r --arg b "$1" --arg m "$2" \
+      '[.results[] | select((.benchmark | startswith($b)) and .metric == $m)][0].verdict // "none"' "$json"
+  }
+  cal_score=$(verdict_of CalibrationBenchmark primary)
+  cal_bytes=$(verdict_of CalibrationBenchmark gc.alloc.rate.norm)
+  proxy_bytes=$(jq '[.results[] | select((.benchmark | startswith("PipelineCostBenchmark"))
+                    and .metric == "gc.alloc.rate.norm" and .verdict == "REGRESSION")] | length' "$json")
+  echo "$kind $(basename "$dir") exit=$rc seconds=$secs calibration.score=$cal_score calibration.B/op=$cal_bytes" \
+    "pipeline.B/op.regressions=$proxy_bytes other.regressions=$others"
 }
 
 results="$out/runs.txt"
@@ -77,15 +89,12 @@ for kind in ${kinds//,/ }; do
       flag) cand=(--candidate-jvm-args "$flag_args") ;;
     esac
     echo "=== gate-proof: $kind run $i of $runs -> $dir" >&2
-    set +e
-    java -jar target/loopbench.jar gate --baseline "$jar" --candidate "$jar" --profile "$profile" "${roundsopt[@]}" \
-      "${cand[@]}" --out "$dir" "${extra[@]}" > "$dir.out" 2> "$dir.err"
-    rc=$?
-    set -e
+    rc=0
+    lb_run "$lb_java" -jar target/loopbench.jar gate --baseline "$jar" --candidate "$jar" --profile "$profile" \
+      "${roundsopt[@]}" "${cand[@]}" --out "$dir" "${extra[@]}" > "$dir.out" 2> "$dir.err" || rc=$?
     if [ "$rc" = 2 ] || [ ! -f "$dir/gate.json" ]; then
-      echo "gate-proof: the gate failed to run (exit $rc); see $dir.err" >&2
       tail -20 "$dir.err" >&2
-      exit 1
+      lb_fail 1 "the gate failed to run (exit $rc); see $dir.err"
     fi
     tally_line "$kind" "$dir" "$rc" | tee -a "$results"
   done
@@ -97,19 +106,25 @@ done
   count() { grep -c "$1" "$results" || true; }
   n_aa=$(count '^aa ')
   if [ "$n_aa" -gt 0 ]; then
-    echo "- A/A (same jar both sides): $(grep '^aa ' "$results" | grep -c 'exit=1' || true) of $n_aa runs raised an alarm (target: 0)"
+    echo "- A/A (same jar both sides): $(grep '^aa ' "$results" | grep -c 'exit=1' || true) of $n_aa runs" \
+      "raised an alarm (target: 0)"
   fi
   n_power=$(count '^power ')
   if [ "$n_power" -gt 0 ]; then
-    echo "- power, CalibrationBenchmark 5% less throughput: detected in $(grep '^power ' "$results" | grep -c 'calibration.score=REGRESSION' || true) of $n_power runs (target: >= 19 of 20)"
-    echo "- power, CalibrationBenchmark +1% B/op: detected in $(grep '^power ' "$results" | grep -c 'calibration.B/op=REGRESSION' || true) of $n_power runs (target: >= 19 of 20)"
-    echo "- power runs with an alarm elsewhere (false): $(grep '^power ' "$results" | grep -vc 'other.regressions=0' || true) of $n_power"
+    power() { grep '^power ' "$results" | grep "$@" || true; }
+    echo "- power, CalibrationBenchmark 5% less throughput: detected in $(power -c 'calibration.score=REGRESSION')" \
+      "of $n_power runs (target: >= 19 of 20)"
+    echo "- power, CalibrationBenchmark +1% B/op: detected in $(power -c 'calibration.B/op=REGRESSION')" \
+      "of $n_power runs (target: >= 19 of 20)"
+    echo "- power runs with an alarm elsewhere (false): $(power -vc 'other.regressions=0') of $n_power"
   fi
   n_flag=$(count '^flag ')
   if [ "$n_flag" -gt 0 ]; then
-    echo "- flag ($flag_args on the candidate): PipelineCostBenchmark B/op regression in $(grep '^flag ' "$results" | grep -vc 'pipeline.B/op.regressions=0' || true) of $n_flag runs"
+    echo "- flag ($flag_args on the candidate): PipelineCostBenchmark B/op regression in" \
+      "$(grep '^flag ' "$results" | grep -vc 'pipeline.B/op.regressions=0' || true) of $n_flag runs"
   fi
-  echo "- seconds per gate: $(awk '{for(i=1;i<=NF;i++) if ($i ~ /^seconds=/) {split($i,a,"="); s+=a[2]; n++; if (a[2]>m) m=a[2]}} END {if (n) printf "mean %.0f, max %.0f", s/n, m}' "$results")"
+  echo "- seconds per gate: $(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^seconds=/) { split($i, a, "=")
+      s += a[2]; n++; if (a[2] > m) m = a[2] } } END { if (n) printf "mean %.0f, max %.0f", s / n, m }' "$results")"
   echo
   echo '```'
   cat "$results"

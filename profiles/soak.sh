@@ -15,85 +15,58 @@
 # result) and the logs; prints a table. Exit 0 when every check passed, 1 when one failed, 2 on bad usage.
 #
 # Needs target/loopbench.jar (./mvnw -B -q package -DskipTests).
-# Usage: profiles/soak.sh [--requests N] [--connections C] [--body-size B] [--max-seconds S] [--only REGEX] [--out DIR]
+# Usage: profiles/soak.sh [--requests N] [--connections C] [--body-size B] [--max-seconds S] [--only REGEX]
+#          [--out DIR]
 set -euo pipefail
+lb_name=soak.sh
+# shellcheck source=profiles/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-requests=1000000 connections=64 body=1024 max_seconds=900 only="" out="$root/target/soak"
-java_bin=${JAVA:-java}
+requests=1000000 connections=64 body=1024 max_seconds=900 only="" out="$lb_root/target/soak"
+java_bin=$lb_java
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }  # the whole header comment
-need() { [ $# -ge 2 ] || { echo "soak.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --requests) need "$@"; requests=$2; shift 2 ;;
-    --connections) need "$@"; connections=$2; shift 2 ;;
-    --body-size) need "$@"; body=$2; shift 2 ;;
-    --max-seconds) need "$@"; max_seconds=$2; shift 2 ;;
-    --only) need "$@"; only=$2; shift 2 ;;
-    --out) need "$@"; out=$2; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "soak.sh: unknown option '$1'; valid: --requests N --connections C --body-size B --max-seconds S --only REGEX --out DIR" >&2; exit 2 ;;
+    --requests) lb_need "$@"; requests=$2; shift 2 ;;
+    --connections) lb_need "$@"; connections=$2; shift 2 ;;
+    --body-size) lb_need "$@"; body=$2; shift 2 ;;
+    --max-seconds) lb_need "$@"; max_seconds=$2; shift 2 ;;
+    --only) lb_need "$@"; only=$2; shift 2 ;;
+    --out) lb_need "$@"; out=$2; shift 2 ;;
+    -h|--help) lb_usage; exit 0 ;;
+    *) lb_fail 2 "unknown option '$1'; valid: --requests N --connections C --body-size B --max-seconds S" \
+         "--only REGEX --out DIR" ;;
   esac
 done
-for pair in "--requests=$requests" "--connections=$connections" "--body-size=$body" "--max-seconds=$max_seconds"; do
-  n=${pair#*=}
-  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { echo "soak.sh: ${pair%%=*} '$n' is not a positive integer" >&2; exit 2; }
-done
+lb_int --requests "$requests" 1
+lb_int --connections "$connections" 1
+lb_int --body-size "$body" 1
+lb_int --max-seconds "$max_seconds" 1
 # The proxies soaked, in order: "NAME|PROXY OPTIONS" (--only matches NAME).
 proxies=("l4|--layer 4" "l7-aggregate|--layer 7 --l7-mode aggregate" "l7-stream|--layer 7 --l7-mode stream"
   "l7-aggregate-per-loop|--layer 7 --l7-mode aggregate --backend-pool per-loop")
 names=$(printf '%s\n' "${proxies[@]%%|*}")
 if [ -n "$only" ] && ! grep -qE -- "$only" <<<"$names"; then
-  echo "soak.sh: --only '$only' matches no proxy; the proxies: $(paste -sd, - <<<"$names" | sed 's/,/, /g')" >&2; exit 2
+  lb_fail 2 "--only '$only' matches no proxy; the proxies: $(paste -sd, - <<<"$names" | sed 's/,/, /g')"
 fi
-jar="$root/target/loopbench.jar"
-[ -f "$jar" ] || { echo "soak.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
+jar=$lb_jar
+lb_require_file "$jar" "$lb_build_jar"
 
-java_feature=$("$java_bin" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p')
-# The suite's server flags (loopbench.process.JvmFlags), with leak detection paranoid instead of off.
-proxy_flags=(-Xms1g -Xmx1g -XX:+AlwaysPreTouch -Dio.netty.leakDetection.level=paranoid -Dio.netty.noUnsafe=false)
-server_flags=(-Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false)
-if [ "${java_feature:-17}" -ge 22 ]; then proxy_flags+=(--enable-native-access=ALL-UNNAMED); server_flags+=(--enable-native-access=ALL-UNNAMED); fi
-if [ "${java_feature:-17}" -ge 23 ]; then proxy_flags+=(--sun-misc-unsafe-memory-access=allow); server_flags+=(--sun-misc-unsafe-memory-access=allow); fi
+# The suite's server flags; the proxy's with leak detection paranoid instead of off, and its heap pre-touched.
+mapfile -t server_flags < <(lb_server_flags "$java_bin")
+proxy_flags=("${server_flags[@]/-Dio.netty.leakDetection.level=disabled/-Dio.netty.leakDetection.level=paranoid}"
+  -XX:+AlwaysPreTouch)
 
+lb_cleanup_on_exit
 mkdir -p "$out"
-pids=()
-cleanup() {
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT
 
-# start NAME FLAGS_ARRAY_NAME ARGS... : a loopbench server; sets $started_pid and $started_port.
-start() {
-  local name=$1 flags_name=$2; shift 2
-  local -n flags=$flags_name
-  "$java_bin" "${flags[@]}" -jar "$jar" "$@" >"$out/$name.out" 2>"$out/$name.err" &
-  started_pid=$!
-  pids+=("$started_pid")
-  for _ in $(seq 1 300); do
-    if grep -q '^listening on ' "$out/$name.out"; then
-      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)\( .*\)\{0,1\}$/\1/p' "$out/$name.out"); return 0
-    fi
-    kill -0 "$started_pid" 2>/dev/null || { echo "soak.sh: $name did not start:" >&2; cat "$out/$name.err" >&2; exit 1; }
-    sleep 0.1
-  done
-  echo "soak.sh: $name did not start within 30 s" >&2; exit 1
-}
+lb_start "$out/origin" "$java_bin" "${server_flags[@]}" -jar "$jar" origin --listen 127.0.0.1:0 --transport epoll \
+  --io-threads 1 --body-size "$body"
+origin_pid=$lb_started_pid origin_port=$lb_started_port
 
-# stop PID: SIGTERM (a graceful stop), then wait for it (at most 30 s).
-stop() {
-  kill "$1" 2>/dev/null || return 0
-  for _ in $(seq 1 300); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
-  kill -9 "$1" 2>/dev/null || true
-}
-
-start origin server_flags origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$body"
-origin_port=$started_port
-
-printf 'proxy\trequests\terrors\treq_per_s\tgenerator_exit\tleak_reports\trss_warm_mib\trss_middle_max_mib\trss_last_max_mib\trss_samples\tverdict\n' >"$out/soak.tsv"
+printf 'proxy\trequests\terrors\treq_per_s\tgenerator_exit\tleak_reports\trss_warm_mib\trss_middle_max_mib' \
+  >"$out/soak.tsv"
+printf '\trss_last_max_mib\trss_samples\tverdict\n' >>"$out/soak.tsv"
 failed=0
 
 # soak NAME PROXY_ARGS...
@@ -101,9 +74,9 @@ soak() {
   local name=$1; shift
   if [ -n "$only" ] && ! grep -qE -- "$only" <<<"$name"; then return 0; fi
   echo "soak: $name: $requests requests, $connections connections, paranoid leak detection"
-  start "$name" proxy_flags proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" --transport epoll \
-    --io-threads 1 "$@"
-  local proxy_pid=$started_pid port=$started_port
+  lb_start "$out/$name" "$java_bin" "${proxy_flags[@]}" -jar "$jar" proxy --listen 127.0.0.1:0 \
+    --backend "127.0.0.1:$origin_port" --transport epoll --io-threads 1 "$@"
+  local proxy_pid=$lb_started_pid port=$lb_started_port
   local rss="$out/rss-$name.tsv"
   printf 'second\tvmrss_kib\n' >"$rss"
   ( s=0; while kill -0 "$proxy_pid" 2>/dev/null; do
@@ -112,19 +85,20 @@ soak() {
       s=$((s + 1)); sleep 1
     done ) &
   local sampler=$!
-  pids+=("$sampler")
+  lb_track "$sampler"
   local gen_exit=0
-  timeout "$((max_seconds + 60))" "$java_bin" "${server_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" \
-    --connections "$connections" --io-threads 1 --transport epoll --requests "$requests" \
+  lb_run timeout "$((max_seconds + 60))" "$java_bin" "${server_flags[@]}" -jar "$jar" load \
+    "http://127.0.0.1:$port/" --connections "$connections" --io-threads 1 --transport epoll --requests "$requests" \
     --duration "${max_seconds}s" --json "$out/$name.load.json" >"$out/$name.load.out" 2>"$out/$name.load.err" \
     || gen_exit=$?
-  kill "$sampler" 2>/dev/null || true
-  wait "$sampler" 2>/dev/null || true
+  lb_stop "$sampler"
+  lb_untrack "$sampler"
   # Let the leak detector see what the run left: a full GC, then a few more tracked buffers, then a graceful stop.
   if command -v jcmd >/dev/null; then jcmd "$proxy_pid" GC.run >/dev/null 2>&1 || true; fi
-  "$java_bin" "${server_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" --connections 4 --io-threads 1 \
-    --requests 2000 --duration 30s >/dev/null 2>&1 || true
-  stop "$proxy_pid"
+  lb_run "$java_bin" "${server_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" --connections 4 \
+    --io-threads 1 --requests 2000 --duration 30s >/dev/null 2>&1 || true
+  lb_stop "$proxy_pid"
+  lb_untrack "$proxy_pid"
   local leaks
   leaks=$(grep -c 'LEAK:' "$out/$name.err" || true)
   python3 - "$out/$name.load.json" "$rss" "$name" "$gen_exit" "$leaks" "$requests" >>"$out/soak.tsv" <<'PY'
@@ -151,19 +125,23 @@ for p in "${proxies[@]}"; do
   read -r -a args <<<"${p#*|}"
   soak "${p%%|*}" "${args[@]}"
 done
-stop "${pids[0]}"
+lb_stop "$origin_pid"
+lb_untrack "$origin_pid"
 
 echo
 echo "Soak: $requests requests per proxy, $connections connections, ${body}-byte GETs, leak detection paranoid;"
-echo "RSS rule: max of the last third of the 1 s samples <= 1.10 x max of the middle third (the first third is warm-up)."
+echo "RSS rule: max of the last third of the 1 s samples <= 1.10 x max of the middle third" \
+  "(the first third is warm-up)."
 echo
 python3 - "$out/soak.tsv" <<'PY' | tee "$out/soak.md"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter='\t'))
-print('| proxy | requests | errors | req/s | generator exit | leak reports | RSS MiB: warm-up max | middle-third max | last-third max | samples | verdict |')
+print('| proxy | requests | errors | req/s | generator exit | leak reports | RSS MiB: warm-up max | middle-third max '
+      '| last-third max | samples | verdict |')
 print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
 for r in rows:
-    print(f"| {r['proxy']} | {int(r['requests']):,} | {r['errors']} | {int(r['req_per_s']):,} | {r['generator_exit']} | "
+    print(f"| {r['proxy']} | {int(r['requests']):,} | {r['errors']} | {int(r['req_per_s']):,} | "
+          f"{r['generator_exit']} | "
           f"{r['leak_reports']} | {r['rss_warm_mib']} | {r['rss_middle_max_mib']} | {r['rss_last_max_mib']} | "
           f"{r['rss_samples']} | {r['verdict']} |")
 PY

@@ -9,8 +9,9 @@
 # loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and CPU per request = (utime+stime of
 # the proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
 # per request; and the whole machine's busy CPU per request (/proc/stat: proxy, origin, wrk, kernel threads and
-# anything else running), which catches work a proxy moves out of its own processes. With --before REV|JAR, loopbench's rows are measured for that git revision (built in a
-# temporary worktree) or jar too, in the same rounds: the before/after table in one command. With
+# anything else running), which catches work a proxy moves out of its own processes. With --before REV|JAR,
+# loopbench's rows are measured for that git revision (built in a temporary worktree) or jar too, in the same rounds:
+# the before/after table in one command. With
 # --jvm-variant 'FLAGS', loopbench's L4, L7 aggregate and L7 per-loop rows are measured a second time, same jar,
 # with FLAGS added to the proxy JVM's options (e.g. -XX:+UseSerialGC), labelled "(FLAGS)": a JVM option's
 # effect in the same rounds. With --proxy-variant 'ARGS' (proxy options as "--name value" pairs, e.g.
@@ -44,107 +45,97 @@
 # Syscalls per request (in all; reads, writes, epoll waits, epoll_ctl): `perf stat` counts the target's
 # system calls on the kernel's syscall tracepoints over each settle run (the measured run is not traced), divided by
 # that run's requests; without perf or tracepoint access those columns stay empty and the run says why.
+# Whatever it starts (servers, proxies, the temporary worktree) is stopped or removed when it ends, also on Ctrl-C.
 set -euo pipefail
+lb_name=compare.sh
+# shellcheck source=profiles/lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$lb_root
 rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup=60 ref_warmup=5 settle=2
 out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant="" java_variant=""
-java_bin=${JAVA:-java}
+java_bin=$lb_java
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }  # the whole header comment
-need() { [ $# -ge 2 ] || { echo "compare.sh: option '$1' needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) need "$@"; rounds=$2; shift 2 ;;
-    --duration) need "$@"; duration=$2; shift 2 ;;
-    --connections) need "$@"; connections=$2; shift 2 ;;
-    --body-size) need "$@"; body=$2; shift 2 ;;
-    --large-body-size) need "$@"; large_body=$2; shift 2 ;;
-    --pages) need "$@"; pages=$2; shift 2 ;;
-    --warmup) need "$@"; warmup=$2; shift 2 ;;
-    --before) need "$@"; before=$2; shift 2 ;;
-    --jvm-variant) need "$@"; variant=$2; shift 2 ;;
-    --proxy-variant) need "$@"; proxy_variant=$2; shift 2 ;;
-    --java-variant) need "$@"; java_variant=$2; shift 2 ;;
-    --only) need "$@"; only=$2; shift 2 ;;
+    --rounds) lb_need "$@"; rounds=$2; shift 2 ;;
+    --duration) lb_need "$@"; duration=$2; shift 2 ;;
+    --connections) lb_need "$@"; connections=$2; shift 2 ;;
+    --body-size) lb_need "$@"; body=$2; shift 2 ;;
+    --large-body-size) lb_need "$@"; large_body=$2; shift 2 ;;
+    --pages) lb_need "$@"; pages=$2; shift 2 ;;
+    --warmup) lb_need "$@"; warmup=$2; shift 2 ;;
+    --before) lb_need "$@"; before=$2; shift 2 ;;
+    --jvm-variant) lb_need "$@"; variant=$2; shift 2 ;;
+    --proxy-variant) lb_need "$@"; proxy_variant=$2; shift 2 ;;
+    --java-variant) lb_need "$@"; java_variant=$2; shift 2 ;;
+    --only) lb_need "$@"; only=$2; shift 2 ;;
     --no-generators) generators=0; shift ;;
-    --out) need "$@"; out=$2; shift 2 ;;
-    -h|--help) usage; exit 0 ;;
-    *) echo "compare.sh: unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B --large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS' --proxy-variant 'ARGS' --java-variant JAVA --only REGEX --no-generators --out DIR" >&2; exit 2 ;;
+    --out) lb_need "$@"; out=$2; shift 2 ;;
+    -h|--help) lb_usage; exit 0 ;;
+    *) lb_fail 2 "unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B" \
+         "--large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS'" \
+         "--proxy-variant 'ARGS' --java-variant JAVA --only REGEX --no-generators --out DIR" ;;
   esac
 done
-for pair in "--rounds=$rounds" "--duration=$duration" "--connections=$connections" "--body-size=$body" \
-  "--large-body-size=$large_body" "--warmup=$warmup"; do
-  n=${pair#*=}
-  [[ "$n" =~ ^[0-9]+$ ]] || { echo "compare.sh: ${pair%%=*} '$n' is not a non-negative integer" >&2; exit 2; }
-done
+lb_int --rounds "$rounds" 0
+lb_int --duration "$duration" 0
+lb_int --connections "$connections" 0
+lb_int --body-size "$body" 0
+lb_int --large-body-size "$large_body" 0
+lb_int --warmup "$warmup" 0
 if [ -n "$variant" ]; then
   for f in $variant; do
-    [[ "$f" == -* ]] || { echo "compare.sh: --jvm-variant '$variant': '$f' is not a JVM option (they start with '-')" >&2; exit 2; }
+    [[ "$f" == -* ]] || lb_fail 2 "--jvm-variant '$variant': '$f' is not a JVM option (they start with '-')"
   done
 fi
 if [ -n "$proxy_variant" ]; then
   read -r -a pv <<<"$proxy_variant"
   for ((i = 0; i < ${#pv[@]}; i += 2)); do
     [[ "${pv[i]}" == --?* && $((i + 1)) -lt ${#pv[@]} && "${pv[i + 1]}" != --* ]] \
-      || { echo "compare.sh: --proxy-variant '$proxy_variant': expected '--option value' pairs (e.g. '--transport io_uring'); '${pv[i]}' is not one" >&2; exit 2; }
+      || lb_fail 2 "--proxy-variant '$proxy_variant': expected '--option value' pairs" \
+           "(e.g. '--transport io_uring'); '${pv[i]}' is not one"
   done
 fi
 if [ -n "$java_variant" ]; then
   [ -x "$java_variant" ] && [ ! -d "$java_variant" ] \
-    || { echo "compare.sh: --java-variant '$java_variant' is not an executable java binary (e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java)" >&2; exit 2; }
+    || lb_fail 2 "--java-variant '$java_variant' is not an executable java binary" \
+         "(e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java)"
 fi
-case "$pages" in small|large|both) ;; *) echo "compare.sh: --pages '$pages'; valid: small, large, both" >&2; exit 2 ;; esac
-for tool in wrk haproxy nginx; do
-  command -v "$tool" >/dev/null || { echo "compare.sh: '$tool' not found; install it: apt-get install wrk haproxy nginx-light libnginx-mod-stream" >&2; exit 2; }
-done
-stream_module=$(ls /usr/lib/nginx/modules/ngx_stream_module.so 2>/dev/null || true)
-[ -n "$stream_module" ] || { echo "compare.sh: nginx's stream module (/usr/lib/nginx/modules/ngx_stream_module.so) not found; install it: apt-get install libnginx-mod-stream" >&2; exit 2; }
-jar="$root/target/loopbench.jar"
-[ -f "$jar" ] || { echo "compare.sh: $jar missing; build it: ./mvnw -B -q package -DskipTests" >&2; exit 2; }
+lb_one_of --pages "$pages" small large both
+lb_require_tools "apt-get install wrk haproxy nginx-light libnginx-mod-stream" wrk haproxy nginx
+[ -n "$(lb_nginx_stream_module)" ] || lb_fail 2 "nginx's stream module" \
+  "(/usr/lib/nginx/modules/ngx_stream_module.so) not found; install it: apt-get install libnginx-mod-stream"
+jar=$lb_jar
+lb_require_file "$jar" "$lb_build_jar"
 
-hz=$(getconf CLK_TCK)
 # Syscalls per request: perf stat on the syscall tracepoints, which count in the kernel (no stop per call, as strace's
 # ptrace has). Each group is the calls a proxy makes for it on this kernel (send/recv are sendto/recvfrom).
-syscall_groups=(reads:read,recvfrom,recvmsg,readv writes:write,sendto,sendmsg,writev waits:epoll_wait,epoll_pwait,epoll_pwait2
-  ctls:epoll_ctl)
+syscall_groups=(reads:read,recvfrom,recvmsg,readv writes:write,sendto,sendmsg,writev
+  waits:epoll_wait,epoll_pwait,epoll_pwait2 ctls:epoll_ctl)
 syscall_events=raw_syscalls:sys_enter
 count_syscalls=0
 if ! command -v perf >/dev/null; then
   echo "compare.sh: perf not found (apt-get install linux-perf): no syscalls-per-request columns" >&2
 elif ! perf stat -x, -e raw_syscalls:sys_enter -o /dev/null -- true 2>/dev/null; then
-  echo "compare.sh: perf cannot count the raw_syscalls tracepoint here (perf_event_paranoid, tracefs access): no syscalls-per-request columns" >&2
+  echo "compare.sh: perf cannot count the raw_syscalls tracepoint here (perf_event_paranoid, tracefs access):" \
+    "no syscalls-per-request columns" >&2
 else
   count_syscalls=1
   for g in "${syscall_groups[@]}"; do
     IFS=, read -r -a calls <<<"${g#*:}"
     for c in "${calls[@]}"; do # a kernel without one of them (epoll_pwait2 is 5.11+) just does not count it
-      perf stat -x, -e "syscalls:sys_enter_$c" -o /dev/null -- true 2>/dev/null && syscall_events+=",syscalls:sys_enter_$c"
+      perf stat -x, -e "syscalls:sys_enter_$c" -o /dev/null -- true 2>/dev/null \
+        && syscall_events+=",syscalls:sys_enter_$c"
     done
   done
 fi
-# The JVM flags the suite gives its server processes (loopbench.process.JvmFlags.serverDefaults), by JDK release.
-java_release() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p'; }
-server_flags_for() { # JAVA: prints the flags, one per line
-  local feature; feature=$(java_release "$1")
-  printf '%s\n' -Xms1g -Xmx1g -Dio.netty.leakDetection.level=disabled -Dio.netty.noUnsafe=false
-  [ "${feature:-17}" -ge 22 ] && echo --enable-native-access=ALL-UNNAMED
-  [ "${feature:-17}" -ge 23 ] && echo --sun-misc-unsafe-memory-access=allow
-  return 0
-}
-mapfile -t jvm_flags < <(server_flags_for "$java_bin")
-work=$(mktemp -d)
+# The JVM flags the suite gives its server processes, for $java_bin's release.
+mapfile -t jvm_flags < <(lb_server_flags "$java_bin")
+lb_cleanup_on_exit
+work=$(lb_tmpdir)
 mkdir -p "$out"
-pids=()
-before_tree=""
-cleanup() {
-  for p in "${pids[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  [ -n "$before_tree" ] && git -C "$root" worktree remove --force "$before_tree" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # --before: a jar, or a git revision built in a temporary worktree.
 before_jar=""
@@ -153,43 +144,25 @@ if [ -n "$before" ]; then
     before_jar=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
   else
     git -C "$root" rev-parse --verify -q "$before^{commit}" >/dev/null \
-      || { echo "compare.sh: --before '$before' is neither a jar nor a git revision" >&2; exit 2; }
+      || lb_fail 2 "--before '$before' is neither a jar nor a git revision"
     before_tree="$work/before-tree"
     echo "building loopbench at $before (temporary worktree)"
     git -C "$root" worktree add -q --detach "$before_tree" "$before"
-    (cd "$before_tree" && ./mvnw -B -q package -DskipTests) || { echo "compare.sh: building $before failed" >&2; exit 1; }
+    lb_at_exit "git -C '$root' worktree remove --force '$before_tree' 2>/dev/null"
+    (cd "$before_tree" && ./mvnw -B -q package -DskipTests) || lb_fail 1 "building $before failed"
     before_jar="$before_tree/target/loopbench.jar"
   fi
 fi
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-
-wait_port() { # wait until 127.0.0.1:$1 accepts (at most 20 s)
-  for _ in $(seq 1 200); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "compare.sh: nothing listens on 127.0.0.1:$1 after 20 s" >&2; exit 1
-}
 
 # start_loopbench LOGNAME JAR "EXTRA JVM FLAGS" ARGS... : sets $started_pid and $started_port from its
 # "listening on" line. The extra flags (space-separated, may be empty) come after the common $jvm_flags. It runs on
 # $java_bin, or on $start_java with that JDK's server flags when the caller sets it (--java-variant's rows).
 start_loopbench() {
-  local log="$work/$1.out" which_jar=$2 extra=() java=${start_java:-$java_bin} flags=("${jvm_flags[@]}")
-  [ -n "${start_java:-}" ] && mapfile -t flags < <(server_flags_for "$start_java")
+  local log="$work/$1" which_jar=$2 extra=() java=${start_java:-$java_bin} flags=("${jvm_flags[@]}")
+  [ -n "${start_java:-}" ] && mapfile -t flags < <(lb_server_flags "$start_java")
   read -r -a extra <<<"$3"; shift 3
-  "$java" "${flags[@]}" "${extra[@]}" -jar "$which_jar" "$@" >"$log" 2>"$log.err" &
-  started_pid=$!
-  pids+=("$started_pid")
-  for _ in $(seq 1 200); do
-    if grep -q '^listening on ' "$log"; then
-      started_port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)\( .*\)\{0,1\}$/\1/p' "$log"); return 0
-    fi
-    kill -0 "$started_pid" 2>/dev/null || { cat "$log.err" >&2; exit 1; }
-    sleep 0.1
-  done
-  echo "compare.sh: loopbench $* did not start" >&2; exit 1
+  lb_start "$log" "$java" "${flags[@]}" "${extra[@]}" -jar "$which_jar" "$@"
+  started_pid=$lb_started_pid started_port=$lb_started_port
 }
 
 # with_options "--name value ..." ARGS... : sets $merged to ARGS with each named option's value replaced (appended
@@ -206,33 +179,14 @@ with_options() {
   done
 }
 
-# CPU ticks of a set of pids, summed: "utime stime".
-cpu_ticks() {
-  local u=0 s=0 pu ps
-  for p in "$@"; do
-    read -r pu ps < <(awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$p/stat")
-    u=$((u + pu)) s=$((s + ps))
-  done
-  echo "$u $s"
-}
-# Busy CPU ticks of the whole machine (all cores: user, nice, system, irq, softirq; not idle, iowait or steal).
-machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
-ctx_switches() {
-  local c=0
-  for p in "$@"; do
-    c=$((c + $(cat /proc/"$p"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }')))
-  done
-  echo "$c"
-}
-
 # Runs wrk against port $1 for $2 seconds, prints "requests req_per_s"; fails on errors.
 run_wrk() {
   local res
   res=$(wrk -t1 -c"$connections" -d"$2"s "http://127.0.0.1:$1/" 2>&1)
   if grep -qE 'Non-2xx|Socket errors' <<<"$res"; then
-    echo "compare.sh: wrk saw errors against port $1:" >&2; echo "$res" >&2; exit 1
+    echo "$res" >&2; lb_fail 1 "wrk saw errors against port $1 (above)"
   fi
-  awk '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { print n, r }' <<<"$res"
+  lb_wrk_counts <<<"$res"
 }
 
 # Targets: "name|port|warmup seconds|pids...", measured in this order every round (those --only matches).
@@ -245,11 +199,13 @@ add_target() {
 # One proxy of each kind per page size, in front of an origin serving that page.
 setup_page() {
   local label=$1 size=$2
-  start_loopbench "origin-$label" "$jar" "" origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$size"
+  start_loopbench "origin-$label" "$jar" "" origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 \
+    --body-size "$size"
   local backend_port=$started_port
   add_target "$label direct (origin, no proxy)" "$backend_port" "$ref_warmup" "$started_pid"
 
-  local lb=(proxy --backend "127.0.0.1:$backend_port" --transport epoll --io-threads 1 --thread-model reuse-server-thread)
+  local lb=(proxy --backend "127.0.0.1:$backend_port" --transport epoll --io-threads 1
+    --thread-model reuse-server-thread)
   # Each loopbench build, JVM set-up, proxy knob or JDK measured:
   # "tag|jar|extra JVM flags|proxy options|row suffix|java binary (empty: $java_bin)".
   local jars=("now|$jar|||"); [ -n "$before_jar" ] && jars+=("before|$before_jar||| (before)")
@@ -286,8 +242,8 @@ setup_page() {
 }
 
 # add_loopbench_rows LOGNAME ROW all|not-before ARGS... (inside setup_page, which sets $lb, $jars and $label): one
-# loopbench proxy per entry of $jars (this build, --before, --jvm-variant, --proxy-variant, --java-variant), $lb plus ARGS with
-# the entry's options applied, each a target named ROW plus the entry's suffix.
+# loopbench proxy per entry of $jars (this build, --before, --jvm-variant, --proxy-variant, --java-variant), $lb plus
+# ARGS with the entry's options applied, each a target named ROW plus the entry's suffix.
 add_loopbench_rows() {
   local logname=$1 row=$2 which_entries=$3 entry tag which flags options suffix java; shift 3
   for entry in "${jars[@]}"; do
@@ -303,43 +259,42 @@ add_loopbench_rows() {
 # the EXTRA lines (printf format) appended (to its backend section); sets $started_port and $started_pid.
 start_haproxy() {
   local cfg="$work/haproxy-$1.cfg" port
-  port=$(free_port)
+  port=$(lb_free_port)
   sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$backend_port/" -e "s/@MODE@/$2/" \
     "$here/haproxy.cfg" >"$cfg"
   # shellcheck disable=SC2059 # EXTRA is a printf format on purpose (its \n)
   printf "$3" >>"$cfg"
   haproxy -db -f "$cfg" >"$work/haproxy-$1.log" 2>&1 &
   started_pid=$!
-  pids+=("$started_pid")
-  wait_port "$port"
+  lb_track "$started_pid"
+  lb_wait_port "$port"
   started_port=$port
 }
 
 # start_nginx NAME CONF BACKEND_PORT: nginx (master + one worker); sets $started_port and $started_pids.
 start_nginx() {
-  local dir="$work/nginx-$1" port
-  port=$(free_port)
-  mkdir -p "$dir/logs"
-  sed -e "s/@LISTEN@/127.0.0.1:$port/" -e "s/@BACKEND@/127.0.0.1:$3/" -e "s#@PREFIX@#$dir#g" \
-    -e "s#@STREAM_MODULE@#$stream_module#" -e "s/@KEEPALIVE@/$connections/" "$2" >"$dir/nginx.conf"
-  nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' >"$dir/stdout.log" 2>&1 &
-  local master=$!
-  pids+=("$master")
-  wait_port "$port"
-  started_port=$port
-  started_pids=("$master" $(pgrep -P "$master"))
+  lb_start_nginx "$work/nginx-$1" "$2" "$3" "$connections"
+  started_port=$lb_started_port started_pids=("${lb_started_pids[@]}")
 }
 
 [ "$pages" != large ] && setup_page "${body}B" "$body"
 [ "$pages" != small ] && setup_page "${large_body}B" "$large_body"
 
 {
-  echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
-  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1); loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread, reuse-server-thread, adaptive allocator${before:+; before = $before}${variant:+; variant = $variant}${proxy_variant:+; proxy variant = $proxy_variant}${java_variant:+; java variant = $("$java_variant" -version 2>&1 | head -1)}"
-  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\tmachine_cpu_us_per_req'
+  echo "# $(date -u +%FT%TZ) wrk -t1 -c$connections -d${duration}s per run, after ${warmup}s warm-up per loopbench" \
+    "target (${ref_warmup}s per reference) and a ${settle}s settle run; $(nproc) cores; $(uname -r)"
+  setup="${before:+; before = $before}${variant:+; variant = $variant}"
+  setup+="${proxy_variant:+; proxy variant = $proxy_variant}"
+  setup+="${java_variant:+; java variant = $("$java_variant" -version 2>&1 | head -1)}"
+  echo "# $(haproxy -v | head -1); $(nginx -v 2>&1); $("$java_bin" -version 2>&1 | head -1);" \
+    "loopbench $(git -C "$root" describe --always --dirty 2>/dev/null || echo '?'): epoll, 1 io thread," \
+    "reuse-server-thread, adaptive allocator$setup"
+  printf 'round\tproxy\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req'
+  printf '\tmachine_cpu_us_per_req'
   printf '\tsyscalls_per_req\treads_per_req\twrites_per_req\tepoll_waits_per_req\tepoll_ctls_per_req\n'
 } >"$out/runs.tsv"
-printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' >"$out/generators.tsv"
+printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\tctxsw_per_req\n' \
+  >"$out/generators.tsv"
 
 # settle_counting_syscalls PORT PIDS... : the settle run, with perf counting the pids' syscalls around it; prints
 # "total reads writes waits ctls" per request ("- - - - -" when perf cannot count). perf counts from before wrk starts
@@ -348,17 +303,21 @@ printf 'round\tgenerator\trequests\treq_per_s\tcpu_us_per_req\tuser_us_per_req\t
 settle_counting_syscalls() {
   local port=$1; shift
   if [ "$count_syscalls" != 1 ]; then run_wrk "$port" "$settle" >/dev/null; echo "- - - - -"; return; fi
-  perf stat -x, -e "$syscall_events" -p "$(IFS=,; echo "$*")" -o "$work/perf.csv" -- sleep $((settle + 1)) 2>/dev/null &
+  perf stat -x, -e "$syscall_events" -p "$(IFS=,; echo "$*")" -o "$work/perf.csv" -- sleep $((settle + 1)) \
+    2>/dev/null &
   local perf_pid=$! res
+  lb_track "$perf_pid"
   sleep 0.3 # perf attached
   res=$(run_wrk "$port" "$settle")
   wait "$perf_pid"
+  lb_untrack "$perf_pid"
   awk -F, -v n="${res%% *}" -v groups="${syscall_groups[*]}" '
     BEGIN { k = split(groups, g, " "); for (i = 1; i <= k; i++) { split(g[i], kv, ":"); m = split(kv[2], calls, ",")
             for (j = 1; j <= m; j++) group["syscalls:sys_enter_" calls[j]] = kv[1] } }
     $3 == "raw_syscalls:sys_enter" { total = $1 }
     $3 in group { sum[group[$3]] += $1 }
-    END { printf "%.2f %.2f %.2f %.2f %.2f\n", total / n, sum["reads"] / n, sum["writes"] / n, sum["waits"] / n, sum["ctls"] / n }
+    END { printf "%.2f %.2f %.2f %.2f %.2f\n", total / n, sum["reads"] / n, sum["writes"] / n, sum["waits"] / n,
+          sum["ctls"] / n }
   ' "$work/perf.csv"
 }
 
@@ -368,19 +327,21 @@ measure() {
   local sc_total sc_reads sc_writes sc_waits sc_ctls
   read -r sc_total sc_reads sc_writes sc_waits sc_ctls < <(settle_counting_syscalls "$port" "$@")
   local u0 s0 c0 m0 u1 s1 c1 m1 res n rps
-  read -r u0 s0 < <(cpu_ticks "$@"); c0=$(ctx_switches "$@"); m0=$(machine_ticks)
+  read -r u0 s0 < <(lb_cpu_ticks "$@"); c0=$(lb_ctx_switches "$@"); m0=$(lb_machine_ticks)
   res=$(run_wrk "$port" "$duration")
-  m1=$(machine_ticks); read -r u1 s1 < <(cpu_ticks "$@"); c1=$(ctx_switches "$@")
+  m1=$(lb_machine_ticks); read -r u1 s1 < <(lb_cpu_ticks "$@"); c1=$(lb_ctx_switches "$@")
   read -r n rps <<<"$res"
   local cpu_us user_us sys_us ctx machine_us
-  per_req() { awk -v d="$1" -v hz="$hz" -v n="$n" 'BEGIN { printf "%.2f", d * 1e6 / hz / n }'; }
-  cpu_us=$(per_req $((u1 - u0 + s1 - s0))); user_us=$(per_req $((u1 - u0))); sys_us=$(per_req $((s1 - s0)))
+  cpu_us=$(lb_us_per_request $((u1 - u0 + s1 - s0)) "$n")
+  user_us=$(lb_us_per_request $((u1 - u0)) "$n") sys_us=$(lb_us_per_request $((s1 - s0)) "$n")
   ctx=$(awk -v d=$((c1 - c0)) -v n="$n" 'BEGIN { printf "%.3f", d / n }')
-  machine_us=$(per_req $((m1 - m0)))
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" "$user_us" \
-    "$sys_us" "$ctx" "$machine_us" "$sc_total" "$sc_reads" "$sc_writes" "$sc_waits" "$sc_ctls" >>"$out/runs.tsv"
-  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req  machine %s CPU-us/req  %s syscalls/req\n' \
-    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us" "$sc_total"
+  machine_us=$(lb_us_per_request $((m1 - m0)) "$n")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" \
+    "$user_us" "$sys_us" "$ctx" "$machine_us" "$sc_total" "$sc_reads" "$sc_writes" "$sc_waits" "$sc_ctls" \
+    >>"$out/runs.tsv"
+  printf '  round %s %-48s %9s req/s  %7s CPU-us/req (user %s, sys %s)  %6s ctxsw/req  machine %s CPU-us/req' \
+    "$round" "$name" "$rps" "$cpu_us" "$user_us" "$sys_us" "$ctx" "$machine_us"
+  printf '  %s syscalls/req\n' "$sc_total"
 }
 
 # measure_generators PORT: wrk, then loopbench's load generator, against the same target; appends to generators.tsv.
@@ -407,9 +368,10 @@ print(f'{n}\t{rps:.0f}\t{user + sys_:.2f}\t{user:.2f}\t{sys_:.2f}\t{ctx:.3f}')
 PY
 )
   printf '%s\twrk -t1 -c%s\t%s\n' "$round" "$connections" "$res" >>"$out/generators.tsv"
-  "$java_bin" "${jvm_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" --connections "$connections" --io-threads 1 \
-    --transport epoll --warmup 10s --duration "${duration}s" --json "$work/load.json" >"$work/load.out" 2>"$work/load.err" \
-    || { echo "compare.sh: loopbench load failed:" >&2; cat "$work/load.out" "$work/load.err" >&2; exit 1; }
+  lb_run "$java_bin" "${jvm_flags[@]}" -jar "$jar" load "http://127.0.0.1:$port/" --connections "$connections" \
+    --io-threads 1 --transport epoll --warmup 10s --duration "${duration}s" --json "$work/load.json" \
+    >"$work/load.out" 2>"$work/load.err" \
+    || { cat "$work/load.out" "$work/load.err" >&2; lb_fail 1 "loopbench load failed (above)"; }
   res=$(python3 - "$work/load.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); g = r['generator']
@@ -418,7 +380,9 @@ print(f"{r['requests']}\t{r['requestsPerSecond']:.0f}\t{g['cpuMicrosPerRequest']
 PY
 )
   printf '%s\tloopbench load --io-threads 1\t%s\n' "$round" "$res" >>"$out/generators.tsv"
-  tail -n 2 "$out/generators.tsv" | awk -F'\t' '{ printf "  round %s generator %-30s %9s req/s  %7s CPU-us/req (user %s, sys %s)\n", $1, $2, $4, $5, $6, $7 }'
+  tail -n 2 "$out/generators.tsv" \
+    | awk -F'\t' '{ printf "  round %s generator %-30s %9s req/s  %7s CPU-us/req (user %s, sys %s)\n",
+                    $1, $2, $4, $5, $6, $7 }'
 }
 
 echo "warming up: ${warmup}s per loopbench proxy, ${ref_warmup}s per reference"
