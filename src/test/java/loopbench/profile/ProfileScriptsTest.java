@@ -1,5 +1,6 @@
 package loopbench.profile;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,21 +18,29 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The scripts under {@code profiles/} (the gate's proof, the soak, the reference-proxy comparison) take hours, so a
- * typo must fail at once: exit 2, with the bad option or value named and, where there is a list, the valid ones. Every
- * check here runs before the scripts look for their jars and tools, so it holds on a fresh clone without wrk, nginx
- * or a build.
+ * The scripts under {@code profiles/} (the gate's proof, the soak, the reference-proxy comparison, the proxy's profile,
+ * noise and collector probes, and the Python tools that read their output) take minutes to hours, so a typo must fail
+ * at once: exit 2, with the bad option or value named and, where there is a list, the valid ones. Every check here
+ * runs before the scripts look for their jars and tools, so it holds on a fresh clone without wrk, nginx or a build.
+ * The Python tools are also run on committed records, whose figures they must reproduce.
  */
 class ProfileScriptsTest {
     private static final String GATE_PROOF = "profiles/gate-proof.sh";
     private static final String SOAK = "profiles/soak.sh";
     private static final String COMPARE = "profiles/reference-proxies/compare.sh";
+    private static final String LATENCY = "profiles/reference-proxies/latency-probe.sh";
     private static final String CLAIMS_NULL = "profiles/claims-null-proof.sh";
+    private static final String PROFILE = "profiles/proxy-profile.sh";
+    private static final String NOISE = "profiles/proxy-noise.sh";
+    private static final String GC = "profiles/proxy-gc.sh";
+    private static final String BREAKDOWN = "profiles/profile-breakdown.py";
+    private static final String GATE_STATS = "profiles/gate-stats.py";
 
     @ParameterizedTest
-    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, CLAIMS_NULL})
+    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS})
     void helpPrintsTheUsageAndExitsZero(String script) throws Exception {
         Result r = run(script, "--help");
         assertEquals(0, r.exit, r.stderr);
@@ -41,21 +50,27 @@ class ProfileScriptsTest {
 
     static Stream<Arguments> badInput() {
         return Stream.of(
-                Arguments.of(GATE_PROOF, List.of("--bogus"), List.of("unknown option '--bogus'", "--runs N", "--kinds aa,power,flag")),
+                Arguments.of(GATE_PROOF, List.of("--bogus"),
+                        List.of("unknown option '--bogus'", "--runs N", "--kinds aa,power,flag")),
                 Arguments.of(GATE_PROOF, List.of("--runs", "x"), List.of("--runs 'x' is not a positive integer")),
                 Arguments.of(GATE_PROOF, List.of("--runs", "0"), List.of("--runs '0' is not a positive integer")),
                 Arguments.of(GATE_PROOF, List.of("--rounds", "-3"), List.of("--rounds '-3' is not a positive integer")),
-                Arguments.of(GATE_PROOF, List.of("--kinds", "aa,bb"), List.of("unknown kind 'bb'", "valid: aa, power, flag")),
-                Arguments.of(GATE_PROOF, List.of("--profile", "nope.jmh"), List.of("--profile 'nope.jmh'", "profiles/gate.jmh")),
+                Arguments.of(GATE_PROOF, List.of("--kinds", "aa,bb"),
+                        List.of("unknown kind 'bb'", "valid: aa, power, flag")),
+                Arguments.of(GATE_PROOF, List.of("--profile", "nope.jmh"),
+                        List.of("--profile 'nope.jmh'", "profiles/gate.jmh")),
                 Arguments.of(GATE_PROOF, List.of("--runs"), List.of("option '--runs' needs a value")),
                 Arguments.of(SOAK, List.of("--bogus"), List.of("unknown option '--bogus'", "--requests N")),
                 Arguments.of(SOAK, List.of("--requests", "0"), List.of("--requests '0' is not a positive integer")),
                 Arguments.of(SOAK, List.of("--body-size", "1k"), List.of("--body-size '1k' is not a positive integer")),
                 Arguments.of(SOAK, List.of("--out"), List.of("option '--out' needs a value")),
-                Arguments.of(COMPARE, List.of("--bogus"), List.of("unknown option '--bogus'", "--pages small|large|both")),
+                Arguments.of(COMPARE, List.of("--bogus"),
+                        List.of("unknown option '--bogus'", "--pages small|large|both")),
                 Arguments.of(COMPARE, List.of("--rounds", "x"), List.of("--rounds 'x' is not a non-negative integer")),
-                Arguments.of(COMPARE, List.of("--pages", "medium"), List.of("--pages 'medium'", "valid: small, large, both")),
-                Arguments.of(COMPARE, List.of("--jvm-variant", "UseSerialGC"), List.of("'UseSerialGC' is not a JVM option")),
+                Arguments.of(COMPARE, List.of("--pages", "medium"),
+                        List.of("--pages 'medium'", "valid: small, large, both")),
+                Arguments.of(COMPARE, List.of("--jvm-variant", "UseSerialGC"),
+                        List.of("'UseSerialGC' is not a JVM option")),
                 Arguments.of(COMPARE, List.of("--proxy-variant", "transport io_uring"),
                         List.of("--proxy-variant 'transport io_uring'", "'transport' is not one")),
                 Arguments.of(COMPARE, List.of("--proxy-variant", "--transport"), List.of("'--transport' is not one")),
@@ -75,7 +90,31 @@ class ProfileScriptsTest {
                 Arguments.of(CLAIMS_NULL, List.of("--profile", "profiles/gate.jmh"), List.of("has no [twins] line")),
                 Arguments.of(CLAIMS_NULL, List.of("--benchmarks-jar", "no/such.jar"),
                         List.of("no no/such.jar", "-Pjmh package")),
-                Arguments.of(CLAIMS_NULL, List.of("--out"), List.of("option '--out' needs a value")));
+                Arguments.of(CLAIMS_NULL, List.of("--out"), List.of("option '--out' needs a value")),
+                Arguments.of(PROFILE, List.of("--bogus"), List.of("unknown option '--bogus'", "--layer 4|7")),
+                Arguments.of(PROFILE, List.of("--layer", "5"), List.of("--layer '5'; valid: 4, 7")),
+                Arguments.of(PROFILE, List.of("--connections", "0"),
+                        List.of("--connections '0' is not a positive integer")),
+                Arguments.of(PROFILE, List.of("--warmup", "-1"),
+                        List.of("--warmup '-1' is not a non-negative integer")),
+                Arguments.of(PROFILE, List.of("--out"), List.of("option '--out' needs a value")),
+                Arguments.of(NOISE, List.of("--bogus"), List.of("unknown option '--bogus'", "--runs N")),
+                Arguments.of(NOISE, List.of("--layer", "l4"), List.of("--layer 'l4'; valid: 4, 7")),
+                Arguments.of(NOISE, List.of("--runs", "x"), List.of("--runs 'x' is not a positive integer")),
+                Arguments.of(NOISE, List.of("--duration", "0"), List.of("--duration '0' is not a positive integer")),
+                Arguments.of(GC, List.of("--bogus"), List.of("unknown option '--bogus'", "--collectors")),
+                Arguments.of(GC, List.of("--collectors", "g1,zgc"), List.of("'zgc'; valid: g1, parallel, serial")),
+                Arguments.of(GC, List.of("--rounds", "0"), List.of("--rounds '0' is not a positive integer")),
+                Arguments.of(GC, List.of("--layer"), List.of("option '--layer' needs a value")),
+                Arguments.of(LATENCY, List.of("--bogus"), List.of("unknown option '--bogus'", "--connections C")),
+                Arguments.of(LATENCY, List.of("--runs", "0"), List.of("--runs '0' is not a positive integer")),
+                Arguments.of(LATENCY, List.of("--warmup", "20s"), List.of("--warmup '20s' is not a non-negative")),
+                Arguments.of(BREAKDOWN, List.of(), List.of("the following arguments are required: FILE")),
+                Arguments.of(BREAKDOWN, List.of("no/such.collapsed"), List.of("no/such.collapsed")),
+                Arguments.of(BREAKDOWN, List.of("README.md"), List.of("README.md:1: not \"frame;frame;... COUNT\"")),
+                Arguments.of(GATE_STATS, List.of("bogus"), List.of("invalid choice: 'bogus'", "'pool'", "'order'")),
+                Arguments.of(GATE_STATS, List.of("pool", "no/such/dir"), List.of("no/such/dir: no finished gate")),
+                Arguments.of(GATE_STATS, List.of("spread"), List.of("the following arguments are required: JSON")));
     }
 
     @ParameterizedTest
@@ -89,12 +128,32 @@ class ProfileScriptsTest {
         assertEquals("", r.stdout, "nothing started");
     }
 
+    /** The gate's proof pooled its 20 A/A gates of the five-line gate.jmh with this tool: the same table again. */
+    @Test
+    void gateStatsPoolsTheCommittedGatesIntoTheCommittedTable() throws Exception {
+        Path gates = Path.of("docs/results/2026-11-23/gate-proof/gate-jmh-aa/five-lines");
+        Result r = run(GATE_STATS, "pool", gates.toString());
+        assertEquals(0, r.exit, r.stderr);
+        assertEquals(Files.readString(gates.resolve("pooled.md")), r.stdout);
+    }
+
+    /** The L7 profile's record: 19,314 samples, 80.2% of them in the kernel, HTTP encoding 1.7% of all. */
+    @Test
+    void profileBreakdownReadsTheCommittedProfileAsRecorded() throws Exception {
+        Result r = run(BREAKDOWN, "docs/results/2026-11-24/l7-profile/l7.collapsed.gz");
+        assertEquals(0, r.exit, r.stderr);
+        assertTrue(r.stdout.startsWith("19314 samples (1 ms of CPU each); user space (leaf frame not in the kernel): "
+                + "3828, 19.8%; kernel: 80.2%"), r.stdout);
+        assertTrue(r.stdout.contains("| HTTP encoding, both sides (HttpObjectEncoder.encode) | 8.6% | 1.7% |"),
+                r.stdout);
+    }
+
     private record Result(int exit, String stdout, String stderr) {
     }
 
     private static Result run(String script, String... args) throws IOException, InterruptedException {
         assertTrue(Files.isRegularFile(Path.of(script)), script);
-        List<String> command = new ArrayList<>(List.of("bash", script));
+        List<String> command = new ArrayList<>(List.of(interpreter(script), script));
         command.addAll(List.of(args));
         Path out = Files.createTempFile("script", ".out");
         Path err = Files.createTempFile("script", ".err");
@@ -110,5 +169,19 @@ class ProfileScriptsTest {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /** bash for the shell scripts; python3 for the Python tools, whose tests are skipped, saying so, without it. */
+    private static String interpreter(String script) {
+        if (!script.endsWith(".py")) {
+            return "bash";
+        }
+        assumeTrue(onPath("python3"), script + " needs python3, which is not on the PATH: skipped");
+        return "python3";
+    }
+
+    private static boolean onPath(String program) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, program)));
     }
 }

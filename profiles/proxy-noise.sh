@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# How far one loopbench proxy's CPU per request moves from one run to the next with nothing changed: a fresh proxy
+# (--layer 4 or 7; epoll, one event loop, reuse-server-thread, the suite's server JVM flags) in front of a loopbench
+# origin (1 KiB page), driven by --runs consecutive `wrk -t1 -cCONNECTIONS` runs of --duration seconds, and after each
+# run the proxy's CPU per request (utime + stime from /proc/PID/stat over the run, divided by wrk's requests), user and
+# sys. Is the spread of compare.sh's rounds a warm-up still under way (a trend), or the machine (no trend)?
+#
+# Needs wrk and target/loopbench.jar (./mvnw -B -q package -DskipTests).
+# Usage: profiles/proxy-noise.sh [--layer 4|7] [--connections C] [--runs N] [--duration S] [--out DIR]
+# Defaults: --layer 4 --connections 1000 --runs 15 --duration 10 --out target/proxy-noise.
+# Prints one line per run and writes DIR/runs.tsv (run, seconds since the first run started, req/s, CPU-, user- and
+# sys-µs per request). Everything binds 127.0.0.1; both servers stop when it ends, also on Ctrl-C.
+set -euo pipefail
+lb_name=proxy-noise.sh
+# shellcheck source=profiles/lib/common.sh
+. "$(dirname "$0")/lib/common.sh"
+
+layer=4 connections=1000 runs=15 duration=10 out=$lb_root/target/proxy-noise
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --layer) lb_need "$@"; layer=$2; shift 2 ;;
+    --connections) lb_need "$@"; connections=$2; shift 2 ;;
+    --runs) lb_need "$@"; runs=$2; shift 2 ;;
+    --duration) lb_need "$@"; duration=$2; shift 2 ;;
+    --out) lb_need "$@"; out=$2; shift 2 ;;
+    -h|--help) lb_usage; exit 0 ;;
+    *) lb_fail 2 "unknown option '$1'; valid: --layer 4|7 --connections C --runs N --duration S --out DIR" ;;
+  esac
+done
+lb_one_of --layer "$layer" 4 7
+lb_int --connections "$connections" 1
+lb_int --runs "$runs" 1
+lb_int --duration "$duration" 1
+lb_require_tools "apt-get install wrk" wrk
+lb_require_java
+lb_require_file "$lb_jar" "$lb_build_jar"
+
+mkdir -p "$out"
+lb_cleanup_on_exit
+lb_start_loopbench "$out/origin" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size 1024
+origin_port=$lb_started_port
+lb_start_loopbench "$out/proxy" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" --transport epoll \
+  --io-threads 1 --thread-model reuse-server-thread --layer "$layer"
+proxy_pid=$lb_started_pid proxy_port=$lb_started_port
+
+printf 'run\tsecond\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\n' >"$out/runs.tsv"
+for ((i = 1; i <= runs; i++)); do
+  read -r u0 s0 < <(lb_cpu_ticks "$proxy_pid")
+  read -r n _ < <(wrk -t1 -c"$connections" -d"$duration"s "http://127.0.0.1:$proxy_port/" | lb_wrk_counts)
+  read -r u1 s1 < <(lb_cpu_ticks "$proxy_pid")
+  [ "$n" -gt 0 ] || lb_fail 1 "run $i: wrk completed no request through the proxy"
+  rps=$(awk -v n="$n" -v d="$duration" 'BEGIN { printf "%.0f", n / d }')
+  row=("$i" "$((i * duration))" "$rps" "$(lb_us_per_request $((u1 - u0 + s1 - s0)) "$n")"
+    "$(lb_us_per_request $((u1 - u0)) "$n")" "$(lb_us_per_request $((s1 - s0)) "$n")")
+  (IFS=$'\t'; echo "${row[*]}") >>"$out/runs.tsv"
+  printf '%d\t%ds\t%d req/s\t%s CPU-us/req\tuser %s\tsys %s\n' "${row[@]}"
+done
+echo "$out/runs.tsv"
