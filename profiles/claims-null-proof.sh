@@ -27,22 +27,10 @@ family_timeout=180
 benchmarks_jar=target/benchmarks.jar
 loopbench_jar=target/loopbench.jar
 java=$lb_java
-extra=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --families) lb_need "$@"; families="$2"; shift 2 ;;
-    --profile) lb_need "$@"; profile="$2"; shift 2 ;;
-    --out) lb_need "$@"; out="$2"; shift 2 ;;
-    --seed) lb_need "$@"; seed="$2"; shift 2 ;;
-    --family-timeout) lb_need "$@"; family_timeout="$2"; shift 2 ;;
-    --benchmarks-jar) lb_need "$@"; benchmarks_jar="$2"; shift 2 ;;
-    --loopbench-jar) lb_need "$@"; loopbench_jar="$2"; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --families N, --profile FILE, --out DIR, --seed S," \
-         "--family-timeout MINUTES, --benchmarks-jar JAR, --loopbench-jar JAR, -- SUITE OPTIONS" ;;
-  esac
-done
+lb_options "--families N=families" "--profile FILE=profile" "--out DIR=out" "--seed S=seed" \
+  "--family-timeout MINUTES=family_timeout" "--benchmarks-jar JAR=benchmarks_jar" "--loopbench-jar JAR=loopbench_jar" \
+  "-- SUITE OPTIONS" -- "$@"
+extra=("${lb_rest[@]}")
 [[ "$families" =~ ^[0-9]+$ ]] && [ "$families" -ge 1 ] && [ "$families" -le 1000 ] \
   || lb_fail 2 "--families '$families' is not a whole number from 1 to 1000"
 [ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,15}$ ]] || lb_fail 2 "--seed '$seed' is not a non-negative whole number"

@@ -12,7 +12,8 @@
 # Needs target/loopbench.jar and target/benchmarks.jar (./mvnw -B -q -Pjmh package -DskipTests) and jq.
 # Every gate's directory (forks, summary.md, gate.json) is kept under DIR/<kind>-NN; the tally goes to DIR/tally.md.
 # profiles/gate-stats.py pools the gates of a directory (the sd of every metric's paired fork ratios, the verdicts).
-# Run it on a quiet machine: one gate takes ~13.5 minutes with profiles/gate.jmh, so 3 x 20 gates take ~13.5 hours.
+# Run it on a quiet machine: one gate of profiles/gate.jmh took 749-834 s in the proof of 2026-11-24
+# (docs/results/2026-11-23/gate-proof/), so 3 x 20 gates take about 13 hours.
 # Ctrl-C or SIGTERM stops the running gate (and its fork) too.
 set -euo pipefail
 lb_name=gate-proof.sh
@@ -29,20 +30,9 @@ out=target/gate-proof
 power_args="-Dloopbench.calibration.cpuScale=1.0526 -Dloopbench.calibration.allocScale=1.01"
 # Netty's Recycler off: objects it would reuse (e.g. the entries of a channel's outbound buffer) are allocated anew.
 flag_args="-Dio.netty.recycler.maxCapacityPerThread=0"
-extra=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --runs) lb_need "$@"; runs="$2"; shift 2 ;;
-    --kinds) lb_need "$@"; kinds="$2"; shift 2 ;;
-    --profile) lb_need "$@"; profile="$2"; shift 2 ;;
-    --rounds) lb_need "$@"; rounds="$2"; shift 2 ;;
-    --out) lb_need "$@"; out="$2"; shift 2 ;;
-    --) shift; extra=("$@"); break ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --runs N, --kinds aa,power,flag, --profile FILE, --rounds R," \
-         "--out DIR, -- GATE OPTIONS" ;;
-  esac
-done
+lb_options "--runs N=runs" "--kinds aa,power,flag=kinds" "--profile FILE=profile" "--rounds R=rounds" \
+  "--out DIR=out" "-- GATE OPTIONS" -- "$@"
+extra=("${lb_rest[@]}")
 lb_int --runs "$runs" 1
 [ -z "$rounds" ] || lb_int --rounds "$rounds" 1
 for k in ${kinds//,/ }; do

@@ -19,19 +19,8 @@ lb_name=proxy-gc.sh
 . "$(dirname "$0")/lib/common.sh"
 
 layer=4 connections=1000 rounds=4 warmup=40 collectors=g1,parallel,serial out=$lb_root/target/proxy-gc
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --layer) lb_need "$@"; layer=$2; shift 2 ;;
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --rounds) lb_need "$@"; rounds=$2; shift 2 ;;
-    --warmup) lb_need "$@"; warmup=$2; shift 2 ;;
-    --collectors) lb_need "$@"; collectors=$2; shift 2 ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --layer 4|7 --connections C --rounds N --warmup S" \
-         "--collectors g1,parallel,serial --out DIR" ;;
-  esac
-done
+lb_options "--layer 4|7=layer" "--connections C=connections" "--rounds N=rounds" "--warmup S=warmup" \
+  "--collectors g1,parallel,serial=collectors" "--out DIR=out" -- "$@"
 lb_one_of --layer "$layer" 4 7
 lb_int --connections "$connections" 1
 lb_int --rounds "$rounds" 1
@@ -41,16 +30,13 @@ IFS=, read -r -a names <<<"$collectors"
 declare -A flag=([g1]=-XX:+UseG1GC [parallel]=-XX:+UseParallelGC [serial]=-XX:+UseSerialGC) pid port
 for c in "${names[@]}"; do lb_one_of "--collectors: collector" "$c" g1 parallel serial; done
 lb_require_tools "apt-get install wrk" wrk
-lb_require_java
-lb_require_file "$lb_jar" "$lb_build_jar"
+lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
-lb_start_loopbench "$out/origin" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size 1024
-origin_port=$lb_started_port
+lb_start_origin "$out/origin"
 for c in "${names[@]}"; do
-  lb_start_loopbench "$out/proxy-$c" "${flag[$c]}" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" \
-    --io-threads 1 --transport epoll --layer "$layer"
+  lb_start_proxy "$out/proxy-$c" "$layer" epoll "${flag[$c]}"
   pid[$c]=$lb_started_pid port[$c]=$lb_started_port
 done
 

@@ -16,31 +16,19 @@ lb_name=proxy-noise.sh
 . "$(dirname "$0")/lib/common.sh"
 
 layer=4 connections=1000 runs=15 duration=10 out=$lb_root/target/proxy-noise
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --layer) lb_need "$@"; layer=$2; shift 2 ;;
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --runs) lb_need "$@"; runs=$2; shift 2 ;;
-    --duration) lb_need "$@"; duration=$2; shift 2 ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --layer 4|7 --connections C --runs N --duration S --out DIR" ;;
-  esac
-done
+lb_options "--layer 4|7=layer" "--connections C=connections" "--runs N=runs" "--duration S=duration" "--out DIR=out" \
+  -- "$@"
 lb_one_of --layer "$layer" 4 7
 lb_int --connections "$connections" 1
 lb_int --runs "$runs" 1
 lb_int --duration "$duration" 1
 lb_require_tools "apt-get install wrk" wrk
-lb_require_java
-lb_require_file "$lb_jar" "$lb_build_jar"
+lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
-lb_start_loopbench "$out/origin" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size 1024
-origin_port=$lb_started_port
-lb_start_loopbench "$out/proxy" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" --transport epoll \
-  --io-threads 1 --thread-model reuse-server-thread --layer "$layer"
+lb_start_origin "$out/origin"
+lb_start_proxy "$out/proxy" "$layer" epoll
 proxy_pid=$lb_started_pid proxy_port=$lb_started_port
 
 printf 'run\tsecond\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\n' >"$out/runs.tsv"

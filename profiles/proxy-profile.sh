@@ -18,27 +18,16 @@ lb_name=proxy-profile.sh
 . "$(dirname "$0")/lib/common.sh"
 
 layer=7 connections=64 warmup=30 duration=20 body=1024 out=$lb_root/target/proxy-profile
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --layer) lb_need "$@"; layer=$2; shift 2 ;;
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --warmup) lb_need "$@"; warmup=$2; shift 2 ;;
-    --duration) lb_need "$@"; duration=$2; shift 2 ;;
-    --body-size) lb_need "$@"; body=$2; shift 2 ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --layer 4|7 --connections C --warmup S --duration S --body-size B" \
-         "--out DIR" ;;
-  esac
-done
+lb_options "--layer 4|7=layer" "--connections C=connections" "--warmup S=warmup" "--duration S=duration" \
+  "--body-size B=body" "--out DIR=out" -- "$@"
 lb_one_of --layer "$layer" 4 7
 lb_int --connections "$connections" 1
 lb_int --warmup "$warmup" 0
 lb_int --duration "$duration" 1
 lb_int --body-size "$body" 0
 lb_require_tools "apt-get install wrk" wrk
-lb_require_java
 lib=$lb_root/target/async-profiler/linux-x64/libasyncProfiler.so
+lb_require_java
 lb_require_file "$lb_jar" "$lb_build_jmh"
 lb_require_file "$lib" "$lb_build_jmh"
 jcmd=$(lb_jcmd)
@@ -47,10 +36,8 @@ jcmd=$(lb_jcmd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 lb_cleanup_on_exit
-lb_start_loopbench "$out/origin" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "$body"
-origin_port=$lb_started_port
-lb_start_loopbench "$out/proxy" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" --transport epoll \
-  --io-threads 1 --thread-model reuse-server-thread --layer "$layer"
+lb_start_origin "$out/origin" "$body"
+lb_start_proxy "$out/proxy" "$layer" epoll
 proxy_pid=$lb_started_pid proxy_port=$lb_started_port
 
 echo "warm-up: wrk -t1 -c$connections -d${warmup}s through the L$layer proxy"

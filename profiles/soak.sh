@@ -24,20 +24,8 @@ lb_name=soak.sh
 
 requests=1000000 connections=64 body=1024 max_seconds=900 only="" out="$lb_root/target/soak"
 java_bin=$lb_java
-
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --requests) lb_need "$@"; requests=$2; shift 2 ;;
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --body-size) lb_need "$@"; body=$2; shift 2 ;;
-    --max-seconds) lb_need "$@"; max_seconds=$2; shift 2 ;;
-    --only) lb_need "$@"; only=$2; shift 2 ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --requests N --connections C --body-size B --max-seconds S" \
-         "--only REGEX --out DIR" ;;
-  esac
-done
+lb_options "--requests N=requests" "--connections C=connections" "--body-size B=body" "--max-seconds S=max_seconds" \
+  "--only REGEX=only" "--out DIR=out" -- "$@"
 lb_int --requests "$requests" 1
 lb_int --connections "$connections" 1
 lb_int --body-size "$body" 1
@@ -50,7 +38,7 @@ if [ -n "$only" ] && ! grep -qE -- "$only" <<<"$names"; then
   lb_fail 2 "--only '$only' matches no proxy; the proxies: $(paste -sd, - <<<"$names" | sed 's/,/, /g')"
 fi
 jar=$lb_jar
-lb_require_file "$jar" "$lb_build_jar"
+lb_require_loopbench
 
 # The suite's server flags; the proxy's with leak detection paranoid instead of off, and its heap pre-touched.
 mapfile -t server_flags < <(lb_server_flags "$java_bin")

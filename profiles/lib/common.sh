@@ -32,6 +32,32 @@ lb_usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit 
 # lb_need "$@": inside an option loop, fails unless the option in $1 has a value after it.
 lb_need() { [ $# -ge 2 ] || lb_fail 2 "option '$1' needs a value"; }
 
+# lb_options SPEC... -- "$@": the script's options. A SPEC is "--name METAVAR=var" (an option with a value, stored in
+# $var), "--name=var=VALUE" (an option alone: sets $var to VALUE) or "-- WHAT" (what follows a "--" goes to the array
+# lb_rest). -h and --help print the usage and exit 0; an unknown option fails (2) naming the valid ones.
+lb_options() {
+  local specs=() spec name var valid="" found
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do specs+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  for spec in "${specs[@]}"; do valid+="${valid:+ }${spec%%=*}"; done
+  lb_rest=()
+  while [ $# -gt 0 ]; do
+    case "$1" in -h|--help) lb_usage; exit 0 ;; esac
+    found=0
+    for spec in "${specs[@]}"; do
+      name=${spec%%[ =]*}
+      [ "$1" = "$name" ] || continue
+      found=1
+      if [ "$name" = -- ]; then shift; lb_rest=("$@"); return 0; fi
+      var=${spec#*=}
+      if [[ "${spec%%=*}" == *" "* ]]; then lb_need "$@"; printf -v "$var" '%s' "$2"; shift 2
+      else printf -v "${var%%=*}" '%s' "${var#*=}"; shift; fi
+      break
+    done
+    [ "$found" = 1 ] || lb_fail 2 "unknown option '$1'; valid: $valid"
+  done
+}
+
 # lb_int OPTION VALUE MIN: fails unless VALUE is a whole number >= MIN (0 or 1).
 lb_int() {
   local what="a positive integer"
@@ -53,6 +79,9 @@ lb_require_file() { [ -f "$1" ] || lb_fail 2 "no $1 (build it: $2)"; }
 
 # lb_require_java: fails (2) unless $lb_java ($JAVA, default java) runs.
 lb_require_java() { command -v "$lb_java" >/dev/null || lb_fail 2 "no java executable '$lb_java' (set JAVA or PATH)"; }
+
+# lb_require_loopbench: fails (2) unless java runs and target/loopbench.jar exists (saying how to build it).
+lb_require_loopbench() { lb_require_java; lb_require_file "$lb_jar" "$lb_build_jar"; }
 
 # lb_require_tools HINT TOOL...: fails (2) naming the first TOOL not on the PATH, with HINT (how to install them).
 lb_require_tools() {
@@ -188,6 +217,21 @@ lb_start_loopbench() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   lb_start "$log" "$lb_java" "${flags[@]}" -jar "$lb_jar" "$@"
+}
+
+# lb_start_origin LOGBASE [BODY]: a loopbench origin on epoll with one event loop, serving a BODY-byte page (default
+# 1024); sets lb_origin_port.
+lb_start_origin() {
+  lb_start_loopbench "$1" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size "${2:-1024}"
+  lb_origin_port=$lb_started_port
+}
+
+# lb_start_proxy LOGBASE LAYER TRANSPORT [JVM_FLAG...]: a loopbench proxy in front of lb_start_origin's origin, one
+# event loop, reuse-server-thread; sets lb_started_pid and lb_started_port.
+lb_start_proxy() {
+  local log=$1 layer=$2 transport=$3; shift 3
+  lb_start_loopbench "$log" "$@" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$lb_origin_port" \
+    --transport "$transport" --io-threads 1 --thread-model reuse-server-thread --layer "$layer"
 }
 
 # lb_free_port: a TCP port free on 127.0.0.1 right now.

@@ -57,28 +57,10 @@ rounds=5 duration=10 connections=64 body=1024 large_body=65536 pages=both warmup
 out="$root/target/reference-proxies" before="" only="" generators=1 variant="" proxy_variant="" java_variant=""
 java_bin=$lb_java
 
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --rounds) lb_need "$@"; rounds=$2; shift 2 ;;
-    --duration) lb_need "$@"; duration=$2; shift 2 ;;
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --body-size) lb_need "$@"; body=$2; shift 2 ;;
-    --large-body-size) lb_need "$@"; large_body=$2; shift 2 ;;
-    --pages) lb_need "$@"; pages=$2; shift 2 ;;
-    --warmup) lb_need "$@"; warmup=$2; shift 2 ;;
-    --before) lb_need "$@"; before=$2; shift 2 ;;
-    --jvm-variant) lb_need "$@"; variant=$2; shift 2 ;;
-    --proxy-variant) lb_need "$@"; proxy_variant=$2; shift 2 ;;
-    --java-variant) lb_need "$@"; java_variant=$2; shift 2 ;;
-    --only) lb_need "$@"; only=$2; shift 2 ;;
-    --no-generators) generators=0; shift ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --rounds N --duration S --connections C --body-size B" \
-         "--large-body-size B --pages small|large|both --warmup S --before REV|JAR --jvm-variant 'FLAGS'" \
-         "--proxy-variant 'ARGS' --java-variant JAVA --only REGEX --no-generators --out DIR" ;;
-  esac
-done
+lb_options "--rounds N=rounds" "--duration S=duration" "--connections C=connections" "--body-size B=body" \
+  "--large-body-size B=large_body" "--pages small|large|both=pages" "--warmup S=warmup" "--before REV|JAR=before" \
+  "--jvm-variant 'FLAGS'=variant" "--proxy-variant 'ARGS'=proxy_variant" "--java-variant JAVA=java_variant" \
+  "--only REGEX=only" "--no-generators=generators=0" "--out DIR=out" -- "$@"
 lb_int --rounds "$rounds" 0
 lb_int --duration "$duration" 0
 lb_int --connections "$connections" 0
@@ -108,7 +90,7 @@ lb_require_tools "apt-get install wrk haproxy nginx-light libnginx-mod-stream" w
 [ -n "$(lb_nginx_stream_module)" ] || lb_fail 2 "nginx's stream module" \
   "(/usr/lib/nginx/modules/ngx_stream_module.so) not found; install it: apt-get install libnginx-mod-stream"
 jar=$lb_jar
-lb_require_file "$jar" "$lb_build_jar"
+lb_require_loopbench
 
 # Syscalls per request: perf stat on the syscall tracepoints, which count in the kernel (no stop per call, as strace's
 # ptrace has). Each group is the calls a proxy makes for it on this kernel (send/recv are sendto/recvfrom).

@@ -19,17 +19,8 @@ lb_name=latency-probe.sh
 
 here=$(cd "$(dirname "$0")" && pwd)
 connections=1000 warmup=20 duration=10 runs=2 out=$lb_root/target/latency-probe
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --connections) lb_need "$@"; connections=$2; shift 2 ;;
-    --warmup) lb_need "$@"; warmup=$2; shift 2 ;;
-    --duration) lb_need "$@"; duration=$2; shift 2 ;;
-    --runs) lb_need "$@"; runs=$2; shift 2 ;;
-    --out) lb_need "$@"; out=$2; shift 2 ;;
-    -h|--help) lb_usage; exit 0 ;;
-    *) lb_fail 2 "unknown option '$1'; valid: --connections C --warmup S --duration S --runs N --out DIR" ;;
-  esac
-done
+lb_options "--connections C=connections" "--warmup S=warmup" "--duration S=duration" "--runs N=runs" "--out DIR=out" \
+  -- "$@"
 lb_int --connections "$connections" 1
 lb_int --warmup "$warmup" 0
 lb_int --duration "$duration" 1
@@ -37,21 +28,18 @@ lb_int --runs "$runs" 1
 lb_require_tools "apt-get install wrk nginx-light libnginx-mod-stream iproute2" wrk nginx nstat
 [ -n "$(lb_nginx_stream_module)" ] || lb_fail 2 "nginx's stream module" \
   "(/usr/lib/nginx/modules/ngx_stream_module.so) not found; install it: apt-get install libnginx-mod-stream"
-lb_require_java
-lb_require_file "$lb_jar" "$lb_build_jar"
+lb_require_loopbench
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 lb_cleanup_on_exit
-lb_start_loopbench "$out/origin" -- origin --listen 127.0.0.1:0 --transport epoll --io-threads 1 --body-size 1024
-origin_port=$lb_started_port
-targets=("origin-direct $origin_port")
+lb_start_origin "$out/origin"
+targets=("origin-direct $lb_origin_port")
 for transport in epoll nio; do
-  lb_start_loopbench "$out/l4-$transport" -- proxy --listen 127.0.0.1:0 --backend "127.0.0.1:$origin_port" \
-    --io-threads 1 --transport "$transport" --layer 4
+  lb_start_proxy "$out/l4-$transport" 4 "$transport"
   targets+=("loopbench-L4-$transport $lb_started_port")
 done
-lb_start_nginx "$out/nginx-stream" "$here/nginx-stream.conf" "$origin_port" "$connections"
+lb_start_nginx "$out/nginx-stream" "$here/nginx-stream.conf" "$lb_origin_port" "$connections"
 targets+=("nginx-stream $lb_started_port")
 
 : >"$out/latency-probe.txt"
@@ -64,8 +52,9 @@ for t in "${targets[@]}"; do
   for ((i = 1; i <= runs; i++)); do
     nstat -n >/dev/null
     r=$(wrk -t1 -c"$connections" -d"$duration"s --latency "http://127.0.0.1:$port/")
-    field() { grep -E "$1" <<<"$r" | awk "{ print $2 }" || true; }
+    field() { grep -E "$1" <<<"$r" | awk "{ print $2 }" || true; } # PATTERN FIELDS: FIELDS of wrk's line
     kernel=$(nstat | awk '/ListenOverflows|Retrans/ { printf "%s=%s ", $1, $2 }')
+    # shellcheck disable=SC2016 # awk's fields, for field()
     echo "$name run $i: $(field 'Requests/sec' '$2') req/s; avg/stdev/max $(field 'Latency  ' '$2, $3, $4');" \
       "p50 $(field ' 50%' '$2') p99 $(field ' 99%' '$2'); $(grep -o 'timeout [0-9]*' <<<"$r" || echo 'timeout 0');" \
       "nstat: $kernel" | tee -a "$out/latency-probe.txt"
