@@ -194,7 +194,8 @@ lb_tmpdir() {
 # exits first or stays silent.
 lb_start() {
   local log=$1 i; shift
-  "$@" >"$log.out" 2>"$log.err" &
+  : >"$log.out"  # before the child opens it, so that reading it never finds it missing
+  "$@" >>"$log.out" 2>"$log.err" &
   lb_started_pid=$!
   lb_track "$lb_started_pid"
   for ((i = 0; i < 300; i++)); do
