@@ -36,6 +36,9 @@ def main(argv):
     except (OSError, ValueError) as e:
         print(f"twin-spread: {argv[1]}: {e}", file=sys.stderr)
         return 2
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        print(f"twin-spread: {argv[1]}: not JMH results (a JSON list of results)", file=sys.stderr)
+        return 2
     wanted = argv[2:]
     arms = {}
     for r in results:

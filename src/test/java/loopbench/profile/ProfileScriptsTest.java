@@ -38,6 +38,7 @@ class ProfileScriptsTest {
     private static final String GC = "profiles/proxy-gc.sh";
     private static final String BREAKDOWN = "profiles/profile-breakdown.py";
     private static final String GATE_STATS = "profiles/gate-stats.py";
+    private static final String TWIN_SPREAD = "profiles/twin-spread.py";
 
     @ParameterizedTest
     @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS})
@@ -46,6 +47,14 @@ class ProfileScriptsTest {
         assertEquals(0, r.exit, r.stderr);
         assertTrue(r.stdout.contains("--"), "the usage names the options: " + r.stdout);
         assertFalse(r.stdout.contains("#!/"), r.stdout);
+    }
+
+    /** twin-spread.py has no options, only its arguments. */
+    @Test
+    void twinSpreadHelpPrintsItsUsage() throws Exception {
+        Result r = run(TWIN_SPREAD, "--help");
+        assertEquals(0, r.exit, r.stderr);
+        assertTrue(r.stdout.contains("usage: profiles/twin-spread.py RESULTS.json [METRIC ...]"), r.stdout);
     }
 
     static Stream<Arguments> badInput() {
@@ -114,7 +123,12 @@ class ProfileScriptsTest {
                 Arguments.of(BREAKDOWN, List.of("README.md"), List.of("README.md:1: not \"frame;frame;... COUNT\"")),
                 Arguments.of(GATE_STATS, List.of("bogus"), List.of("invalid choice: 'bogus'", "'pool'", "'order'")),
                 Arguments.of(GATE_STATS, List.of("pool", "no/such/dir"), List.of("no/such/dir: no finished gate")),
-                Arguments.of(GATE_STATS, List.of("spread"), List.of("the following arguments are required: JSON")));
+                Arguments.of(GATE_STATS, List.of("spread"), List.of("the following arguments are required: JSON")),
+                Arguments.of(TWIN_SPREAD, List.of("no/such.json"), List.of("twin-spread: no/such.json")),
+                Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/jdk25-compare/type-pollution/gate.json"),
+                        List.of("not JMH results")),
+                Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/l4-void-promise/pipeline-cost/after.json"),
+                        List.of("no twin results in")));
     }
 
     @ParameterizedTest
