@@ -55,7 +55,16 @@ public final class Affinity {
     public static void pin(long pid, CpuSet cpus) {
         Map<Long, CpuSet> elsewhere = Map.of();
         for (int attempt = 0; attempt < PIN_ATTEMPTS; attempt++) {
-            SystemCommand.run("taskset", "-a", "-p", "-c", cpus.toString(), Long.toString(pid));
+            try {
+                SystemCommand.run("taskset", "-a", "-p", "-c", cpus.toString(), Long.toString(pid));
+            } catch (IllegalStateException e) {
+                // A thread that ended while taskset walked the threads fails the walk ("No such process"); the
+                // check below reads the threads that are left, and the next attempt pins any it missed.
+                if (!e.getMessage().contains("No such process") || !ProcessHandle.of(pid).map(ProcessHandle::isAlive)
+                        .orElse(false)) {
+                    throw e;
+                }
+            }
             elsewhere = new TreeMap<>(byThread(pid));
             elsewhere.values().removeIf(cpus::equals);
             if (elsewhere.isEmpty()) {

@@ -55,6 +55,35 @@ class AffinityTest {
         assertTrue(Affinity.byThread(self).values().stream().allMatch(available::equals));
     }
 
+    @Test
+    void pinningSurvivesThreadsThatEndWhileTasksetWalksThem() throws Exception {
+        long self = ProcessHandle.current().pid();
+        java.util.concurrent.atomic.AtomicBoolean churn = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread churner = new Thread(() -> {
+            while (churn.get()) {
+                Thread shortLived = new Thread(() -> { });
+                shortLived.start();
+                try {
+                    shortLived.join();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        churner.start();
+        try {
+            // Threads are born and end thousands of times a second: a walk of /proc/PID/task meets vanished ones.
+            for (int i = 0; i < 40; i++) {
+                Affinity.pin(self, i % 2 == 0 ? available.lowest(1) : available);
+            }
+        } finally {
+            churn.set(false);
+            churner.join();
+            Affinity.pin(self, available);
+        }
+        assertTrue(Affinity.byThread(self).values().stream().allMatch(available::equals));
+    }
+
     private static long currentTid() {
         return loopbench.metrics.ProcStat.currentTid();
     }
