@@ -114,7 +114,7 @@ class LoadCommandTest {
     void failedRequestsExit1AndSayWhy() throws Exception {
         try (TestBackend.RefusingPort refusing = TestBackend.refusingPort();
              CliProcess cli = CliProcess.run("load", "http://127.0.0.1:" + refusing.port() + "/", "--connections", "2",
-                     "--duration", "500ms")) {
+                     "--duration", "3s")) { // long enough for a first connect attempt on a loaded machine
             assertEquals(1, cli.exitCode(), cli::toString);
             String out = String.join("\n", cli.stdoutLines());
             assertTrue(out.contains("connect (could not connect)"), out);

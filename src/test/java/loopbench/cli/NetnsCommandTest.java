@@ -77,8 +77,9 @@ class NetnsCommandTest {
         String link = "lb" + pid + "-1";
         assertTrue(NetnsTopology.namespaceNames().containsAll(namespaces), "left behind by the killed owner");
         assertTrue(NetnsTopology.linkNames().contains(link), "left behind by the killed owner");
-        List<String> removed = NetnsTopology.removeStale();
-        assertTrue(removed.containsAll(namespaces) && removed.contains(link), removed::toString);
+        // Another run on the machine (a second test suite, a benchmark) may clean them up first: what counts is
+        // that after a later run's clean-up nothing of the killed owner is left.
+        NetnsTopology.removeStale();
         assertTrue(NetnsTopology.namespaceNames().stream().noneMatch(n -> n.startsWith("loopbench-" + pid + "-")));
         assertFalse(NetnsTopology.linkNames().contains(link));
     }
