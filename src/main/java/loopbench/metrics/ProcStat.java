@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +85,54 @@ public final class ProcStat {
         Path proc = Paths.get("/proc", Long.toString(pid));
         return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), contextSwitches(proc.resolve("task")),
                 System.nanoTime());
+    }
+
+    /**
+     * A process and every process descending from it, as one: their CPU time summed and every thread's context
+     * switches (thread ids are unique across processes). What an external server costs when it is more than one
+     * process (nginx's master and workers, a shell that started a gateway). A descendant that exits between two
+     * snapshots takes its CPU time with it (counted short, as a thread that exits in between).
+     */
+    public static Snapshot ofTree(long pid) {
+        long nanoTime = System.nanoTime();
+        long cpu = 0;
+        Map<Long, long[]> switches = new HashMap<>();
+        for (long p : treePids(pid)) {
+            Path proc = Paths.get("/proc", Long.toString(p));
+            try {
+                cpu += cpuNanosFromStat(proc.resolve("stat"));
+                switches.putAll(contextSwitches(proc.resolve("task")));
+            } catch (IllegalStateException e) {
+                if (p == pid || Files.exists(proc)) {
+                    throw e;
+                }
+                // a descendant that exited while it was read
+            }
+        }
+        return new Snapshot(cpu, switches, nanoTime);
+    }
+
+    /** The I/O counters of a process and its descendants, summed (see {@link #ofTree}). */
+    public static Io ioOfTree(long pid) {
+        Io sum = new Io(0, 0);
+        for (long p : treePids(pid)) {
+            try {
+                Io io = io(p);
+                sum = new Io(sum.bytesRead() + io.bytesRead(), sum.bytesWritten() + io.bytesWritten());
+            } catch (IllegalStateException e) {
+                if (p == pid) {
+                    throw e;
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static List<Long> treePids(long pid) {
+        List<Long> pids = new ArrayList<>();
+        pids.add(pid);
+        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
+        return pids;
     }
 
     /**

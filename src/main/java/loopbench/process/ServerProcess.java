@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  * which happens when this JVM dies, however it dies), {@link #close()} stops it (SIGTERM, then SIGKILL after a
  * grace period), and a shutdown hook closes whatever is still running when this JVM exits.
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements MeasuredProcess {
     private static final long START_TIMEOUT_SECONDS = 60;
     private static final long STOP_TIMEOUT_SECONDS = 15;
     private static final Pattern LISTENING = Pattern.compile("^listening on (\\S+):(\\d+)(?: (.*))?$");
@@ -198,6 +198,7 @@ public final class ServerProcess implements AutoCloseable {
         return Collections.unmodifiableMap(m);
     }
 
+    @Override
     public String role() {
         return role;
     }
@@ -219,25 +220,30 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /** {@code 127.0.0.1:PORT}, as a --backend option or a target wants it. */
+    @Override
     public String hostPort() {
         return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }
 
     /** CPU time and context switches of the process so far (see {@link ProcStat}). */
+    @Override
     public ProcStat.Snapshot procStat() {
         return ProcStat.of(process.pid());
     }
 
     /** Bytes the process read and wrote with read/write system calls so far (see {@link ProcStat.Io}). */
+    @Override
     public ProcStat.Io io() {
         return ProcStat.io(process.pid());
     }
 
     /** Everything the process wrote to stderr so far (its log; leak reports would be here). */
+    @Override
     public String stderr() {
         try {
             return Files.readString(stderrFile, StandardCharsets.UTF_8);
@@ -260,6 +266,7 @@ public final class ServerProcess implements AutoCloseable {
      * Stops the server: SIGTERM (it shuts down gracefully and exits 0), SIGKILL if it has not exited after
      * {@value #STOP_TIMEOUT_SECONDS} s. Returns its exit code (137 when it had to be killed). Idempotent.
      */
+    @Override
     public int stop() {
         try {
             if (process.isAlive()) {

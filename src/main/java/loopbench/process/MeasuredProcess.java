@@ -1,0 +1,37 @@
+package loopbench.process;
+
+import loopbench.metrics.ProcStat;
+
+/**
+ * A component of an end-to-end run that is a process of its own, started, measured and stopped by the run: a
+ * loopbench server in a child JVM ({@link ServerProcess}), a gateway started from a command template
+ * ({@link ExternalProcess}), or a server on another machine (the topology package's SSH hosts). Whatever it is, the
+ * run reads its CPU time, context switches and I/O from /proc of the machine it runs on, and it never outlives the
+ * run.
+ */
+public interface MeasuredProcess extends AutoCloseable {
+    /** What it is in the run: proxy, origin, echo. */
+    String role();
+
+    /** {@code HOST:PORT} where it accepts, as a {@code --backend} option or a load target wants it. */
+    String hostPort();
+
+    boolean isAlive();
+
+    /** CPU time and context switches so far. */
+    ProcStat.Snapshot procStat();
+
+    /** Bytes read and written with read/write system calls so far. */
+    ProcStat.Io io();
+
+    /** What it logged on stderr so far (to explain a failure). */
+    String stderr();
+
+    /** Stops it (gracefully, then forcibly) and returns its exit code; idempotent. */
+    int stop();
+
+    @Override
+    default void close() {
+        stop();
+    }
+}
