@@ -1,10 +1,14 @@
 package loopbench.cli;
 
+import loopbench.metrics.ProcStatReport;
 import loopbench.server.LoopbackServer;
 import loopbench.server.RunningServer;
 import sun.misc.Signal;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 
@@ -16,7 +20,11 @@ final class ServerRunner {
     private ServerRunner() {
     }
 
-    /** With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone). */
+    /**
+     * With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone), and
+     * answers each {@value ProcStatReport#REQUEST} line on stdin with its /proc counters on stdout (a parent on
+     * another machine reads them so).
+     */
     static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent) {
         CountDownLatch stop = stopOnSignal(exitWithParent);
@@ -47,8 +55,15 @@ final class ServerRunner {
         if (exitWithParent) {
             Thread watch = new Thread(() -> {
                 try {
-                    while (System.in.read() >= 0) {
-                        // whatever the parent writes is ignored; only the end of the stream matters
+                    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        // A parent on another machine asks for this process's /proc counters; anything else is
+                        // ignored: only the end of the stream matters.
+                        if (ProcStatReport.REQUEST.equals(line.trim())) {
+                            System.out.println(ProcStatReport.of(ProcessHandle.current().pid()));
+                            System.out.flush();
+                        }
                     }
                 } catch (java.io.IOException e) {
                     // a broken pipe is an end too

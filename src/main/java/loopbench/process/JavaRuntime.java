@@ -49,6 +49,16 @@ public record JavaRuntime(Path executable, int feature, String version, String v
         } finally {
             p.destroyForcibly();
         }
+        return fromSettings(executable, output, p.exitValue());
+    }
+
+    /**
+     * The runtime described by the output of {@code JAVA -XshowSettings:properties -version} (run here, or on another
+     * machine through SSH), which exited with {@code exitCode}.
+     *
+     * @throws IOException if the output is not a runnable java's
+     */
+    public static JavaRuntime fromSettings(Path executable, String output, int exitCode) throws IOException {
         String spec = null;
         String version = null;
         String vm = null;
@@ -64,8 +74,8 @@ public record JavaRuntime(Path executable, int feature, String version, String v
                 default -> { }
             }
         }
-        if (p.exitValue() != 0 || spec == null) {
-            throw new IOException(executable + " is not a java executable this can use (exit " + p.exitValue()
+        if (exitCode != 0 || spec == null) {
+            throw new IOException(executable + " is not a java executable this can use (exit " + exitCode
                     + "): " + String.join(" ", List.of(output.strip().split("\\R")).subList(0,
                     Math.min(3, output.strip().split("\\R").length))));
         }
