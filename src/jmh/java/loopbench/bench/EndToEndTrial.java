@@ -8,6 +8,9 @@ import loopbench.load.LoadResult;
 import loopbench.load.LoadSnapshot;
 import loopbench.load.LoadSpec;
 import loopbench.metrics.ProcStat;
+import loopbench.process.CommandTemplate;
+import loopbench.process.ExternalProcess;
+import loopbench.process.MeasuredProcess;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.rounds.ForkIdentity;
@@ -54,10 +57,13 @@ import java.util.regex.Pattern;
 public final class EndToEndTrial implements AutoCloseable {
     private static final long DRAIN_SECONDS = 10;
     private static volatile EndToEndTrial current;
+    /** How long an external gateway may take to open its port, in seconds. */
+    static final String EXTERNAL_START_TIMEOUT = "loopbench.external.startTimeout";
+    static final long EXTERNAL_START_TIMEOUT_SECONDS = 60;
 
     private final String benchmark;
     private final Map<String, String> params;
-    private final Map<String, ServerProcess> servers = new LinkedHashMap<>();
+    private final Map<String, MeasuredProcess> servers = new LinkedHashMap<>();
     private TrialPlacement placement;
     private TrialNetwork network;
     private LoadGenerator generator;
@@ -146,12 +152,43 @@ public final class EndToEndTrial implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Starts a gateway that is not loopbench's as the component {@code role}, from {@code template}, in front of
+     * {@code backend} ({@link ExternalProcess}: ready when its port accepts, at most
+     * {@code -D}{@value #EXTERNAL_START_TIMEOUT} seconds, default {@value #EXTERNAL_START_TIMEOUT_SECONDS}), on the
+     * CPUs its placement gives it (the whole process tree), measured and stopped like the servers. This machine's
+     * network namespace only: with topology=netns it is refused.
+     */
+    public ExternalProcess startExternal(String role, CommandTemplate template, MeasuredProcess backend) {
+        if (network != null && network.namespace(role) != null) {
+            throw new IllegalArgumentException("an external " + role + " runs in this machine's network namespace: "
+                    + "topology=local only (was netns)");
+        }
+        Host host = new Host(null, placement == null ? null : placement.cpus(role));
+        String backendHostPort = backend.hostPort();
+        int colon = backendHostPort.lastIndexOf(':');
+        long timeout = Long.getLong(EXTERNAL_START_TIMEOUT, EXTERNAL_START_TIMEOUT_SECONDS);
+        ExternalProcess p = ExternalProcess.start(role, template, backendHostPort.substring(0, colon),
+                Integer.parseInt(backendHostPort.substring(colon + 1)), Duration.ofSeconds(timeout), host::launch);
+        servers.put(role, p);
+        if (placement != null) {
+            placement.started(role, p.pid());
+        }
+        return p;
+    }
+
     /** The load generator (null before {@link #startLoad}). */
     public LoadGenerator generator() {
         return generator;
     }
 
+    /** loopbench's own server of {@code role} (null if there is none, or if that component is an external one). */
     public ServerProcess server(String role) {
+        return servers.get(role) instanceof ServerProcess s ? s : null;
+    }
+
+    /** The process of component {@code role}, whatever it is (null if none). */
+    public MeasuredProcess component(String role) {
         return servers.get(role);
     }
 
@@ -257,7 +294,7 @@ public final class EndToEndTrial implements AutoCloseable {
             // of the stretch moves the mean by less than one response per connection over all its requests).
             m.put(EndToEndMetrics.BYTES_REQUEST_FRONT, (double) r.spec().requestBytes());
             m.put(EndToEndMetrics.BYTES_RESPONSE_FRONT, (double) r.bytesRead() / requests);
-            ServerProcess origin = servers.get(EndToEndMetrics.ORIGIN);
+            MeasuredProcess origin = servers.get(EndToEndMetrics.ORIGIN);
             // The backend leg is what the origin read and wrote, when a proxy stands before it; /proc counts the
             // bytes of read/write system calls, which io_uring does not make.
             if (servers.containsKey(EndToEndMetrics.PROXY) && origin != null && ioStart.containsKey(EndToEndMetrics.ORIGIN)
@@ -323,10 +360,10 @@ public final class EndToEndTrial implements AutoCloseable {
                 writeSideFile(sideResult);
             }
         } finally {
-            List<ServerProcess> reverse = new ArrayList<>(servers.values());
+            List<MeasuredProcess> reverse = new ArrayList<>(servers.values());
             java.util.Collections.reverse(reverse);
             try {
-                for (ServerProcess p : reverse) {
+                for (MeasuredProcess p : reverse) {
                     p.close();
                 }
             } finally {
@@ -377,6 +414,11 @@ public final class EndToEndTrial implements AutoCloseable {
         if (network != null) {
             o.add("topology", network.toJson());
         }
+        servers.forEach((role, server) -> {
+            if (server instanceof ExternalProcess e) { // what was measured, when it is not loopbench's own
+                o.addProperty("external." + role, e.command());
+            }
+        });
         String name = shortName(benchmark) + "-" + paramString() + "-" + ProcessHandle.current().pid() + ".json";
         Path file = sideFileDir().resolve(name);
         try {

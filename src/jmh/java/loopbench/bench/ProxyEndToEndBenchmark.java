@@ -6,6 +6,8 @@ import loopbench.knobs.ThreadModel;
 import loopbench.knobs.Transport;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
+import loopbench.process.CommandTemplate;
+import loopbench.process.MeasuredProcess;
 import loopbench.process.ServerProcess;
 import loopbench.proxy.BackendPool;
 import loopbench.report.EndToEndMetrics;
@@ -53,7 +55,19 @@ import java.util.List;
 public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     static final String DEFAULT_EPOLL_MODE = "default";
 
-    /** direct: no proxy; 4: L4 proxy; 7: L7 proxy. */
+    /** The command template of {@code layer=external}. */
+    public static final String EXTERNAL_PROXY = "loopbench.external.proxy";
+    static final String EXTERNAL = "external";
+    static final List<String> LAYERS = List.of("direct", "4", "7", EXTERNAL);
+
+    /**
+     * direct: no proxy; 4: L4 proxy; 7: L7 proxy; external (asked for by name): the gateway that
+     * {@code -Dloopbench.external.proxy='COMMAND'} starts (nginx, HAProxy, Zuul, your own: a command template with
+     * {@code {listenPort}}, {@code {backendHost}}, {@code {backendPort}}), in front of the same origin, measured the
+     * same way (its whole process tree's CPU and context switches). The proxy parameters (thread model, allocator,
+     * ...) are loopbench's proxy's: the external gateway takes its own from its command; {@code transport} is still
+     * the origin's.
+     */
     @Param({"direct", "4", "7"})
     public String layer;
 
@@ -129,6 +143,10 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
 
     @Override
     protected void start(EndToEndTrial trial) throws Exception {
+        if (!LAYERS.contains(layer)) {
+            throw new IllegalArgumentException("layer must be one of " + String.join(", ", LAYERS) + ", was " + layer);
+        }
+        CommandTemplate external = EXTERNAL.equals(layer) ? externalProxy() : null; // checked before anything starts
         Transport.parse(transport).ensureAvailable();
         ThreadModel.parse(threadModel);
         Allocator.parse(allocator);
@@ -138,9 +156,11 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
                 "--body-size", Integer.toString(bodySize), "--transport", transport,
                 "--io-threads", Integer.toString(originIoThreads)));
         originArgs.addAll(epoll);
-        ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", originArgs);
-        ServerProcess target = origin;
-        if (!"direct".equals(layer)) {
+        MeasuredProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", originArgs);
+        MeasuredProcess target = origin;
+        if (EXTERNAL.equals(layer)) {
+            target = trial.startExternal(EndToEndMetrics.PROXY, external, origin);
+        } else if (!"direct".equals(layer)) {
             List<String> args = new ArrayList<>(List.of(
                     "--backend", origin.hostPort(), "--layer", layer, "--thread-model", threadModel,
                     "--transport", transport, "--allocator", allocator, "--io-threads", Integer.toString(ioThreads),
@@ -162,6 +182,11 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         EpollModes modes = EpollModes.parse(epollMode.replace('/', ','));
         modes.requireSupportedBy(transport);
         return List.of("--epoll-mode", modes.cliName());
+    }
+
+    /** The gateway of {@code layer=external}: {@code -D}{@value #EXTERNAL_PROXY}, a command template. */
+    static CommandTemplate externalProxy() {
+        return CommandTemplate.fromProperty(EXTERNAL_PROXY, "layer=external");
     }
 
     LoadSpec loadSpec(String hostPort) {

@@ -9,6 +9,7 @@ import loopbench.load.LoadSpec;
 import loopbench.load.PerSecond;
 import loopbench.load.Target;
 import loopbench.metrics.ProcStat;
+import loopbench.process.MeasuredProcess;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Role;
@@ -61,7 +62,10 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
 public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
-    /** 4 or 7. */
+    /**
+     * 4 or 7; or external (by name): the gateway {@code -Dloopbench.external.proxy='COMMAND'} starts (a command template,
+     * see {@link ProxyEndToEndBenchmark}), cold in the same way: its first seconds, its start-up included in the score.
+     */
     @Param({"4", "7"})
     public String layer;
 
@@ -98,6 +102,9 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
     void warmOrigin(EndToEndTrial t) throws Exception {
         trial = t;
         try {
+            if (ProxyEndToEndBenchmark.EXTERNAL.equals(layer)) {
+                ProxyEndToEndBenchmark.externalProxy(); // a missing or bad template fails before anything starts
+            }
             place(trial, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
             origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size", Integer.toString(bodySize),
                     "--transport", transport, "--io-threads", "1"));
@@ -126,8 +133,10 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
     /** Starts a cold proxy and loads it for {@code seconds}; returns the requests it served. */
     @Benchmark
     public long coldProxy() throws Exception {
-        ServerProcess proxy = trial.startServer(EndToEndMetrics.PROXY, "proxy", List.of("--backend", origin.hostPort(),
-                "--layer", layer, "--transport", transport, "--io-threads", Integer.toString(ioThreads)));
+        MeasuredProcess proxy = ProxyEndToEndBenchmark.EXTERNAL.equals(layer)
+                ? trial.startExternal(EndToEndMetrics.PROXY, ProxyEndToEndBenchmark.externalProxy(), origin)
+                : trial.startServer(EndToEndMetrics.PROXY, "proxy", List.of("--backend", origin.hostPort(),
+                        "--layer", layer, "--transport", transport, "--io-threads", Integer.toString(ioThreads)));
         ProcStat.Snapshot proxyStart = proxy.procStat();
         ProcStat.Snapshot originStart = origin.procStat();
         ProcStat.Snapshot clientStart = ProcStat.self();
@@ -168,7 +177,7 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
 
     @TearDown(Level.Iteration)
     public void stopProxy() {
-        ServerProcess proxy = trial.server(EndToEndMetrics.PROXY);
+        MeasuredProcess proxy = trial.component(EndToEndMetrics.PROXY);
         if (proxy != null) {
             proxy.close();
         }

@@ -41,6 +41,24 @@ public record CommandTemplate(String template) {
         }
     }
 
+    /**
+     * The template in system property {@code property}; a clear error naming the property, the placeholders and an
+     * example when it is not set.
+     */
+    public static CommandTemplate fromProperty(String property, String whatFor) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(whatFor + " needs -D" + property + "='COMMAND': a command template with "
+                    + placeholderList() + ", e.g. -D" + property + "='java -jar target/peers/zuul.jar --listen "
+                    + "127.0.0.1:{listenPort} --backend {backendHost}:{backendPort}'");
+        }
+        try {
+            return new CommandTemplate(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("-D" + property + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The command with every placeholder filled in. */
     public String render(int listenPort, String backendHost, int backendPort) {
         Map<String, String> values = Map.of(LISTEN_PORT, Integer.toString(listenPort), BACKEND_HOST, backendHost,

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A gateway that is not loopbench's (nginx, HAProxy, Zuul, a user's own), started from a {@link CommandTemplate} on
@@ -78,6 +79,15 @@ public final class ExternalProcess implements MeasuredProcess {
      */
     public static ExternalProcess start(String role, CommandTemplate template, String backendHost, int backendPort,
                                         Duration startTimeout) {
+        return start(role, template, backendHost, backendPort, startTimeout, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(String, CommandTemplate, String, int, Duration)}, the watchdog (and so the command) run through
+     * {@code launch}: e.g. a {@code taskset -c} prefix, whose CPUs the whole tree inherits.
+     */
+    public static ExternalProcess start(String role, CommandTemplate template, String backendHost, int backendPort,
+                                        Duration startTimeout, UnaryOperator<List<String>> launch) {
         int port = freePort();
         String command = template.render(port, backendHost, backendPort);
         Path log;
@@ -85,7 +95,7 @@ public final class ExternalProcess implements MeasuredProcess {
         try {
             log = Files.createTempFile("loopbench-" + role + "-", ".log");
             log.toFile().deleteOnExit();
-            watchdog = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, "loopbench-watchdog", command)
+            watchdog = new ProcessBuilder(launch.apply(List.of("/bin/sh", "-c", WATCHDOG, "loopbench-watchdog", command)))
                     .redirectError(log.toFile()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + role + " '" + command + "': " + e.getMessage(), e);
