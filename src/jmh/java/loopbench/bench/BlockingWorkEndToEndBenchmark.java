@@ -3,7 +3,7 @@ package loopbench.bench;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.origin.WorkStrategy;
-import loopbench.process.ServerProcess;
+import loopbench.process.MeasuredProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -65,7 +65,7 @@ public class BlockingWorkEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Override
     protected void start(EndToEndTrial trial) throws Exception {
         WorkStrategy s = WorkStrategy.parse(strategy).ensureSupported();
-        ServerProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of(
+        MeasuredProcess origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of(
                 "--work-ms", Integer.toString(workMs), "--work-strategy", strategy,
                 "--io-threads", Integer.toString(ioThreads), "--executor-threads", Integer.toString(executorThreads)));
         trial.predictedBound(predictedBound(s, workMs, ioThreads, executorThreads, connections));

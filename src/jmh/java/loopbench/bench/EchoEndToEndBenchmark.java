@@ -4,7 +4,7 @@ import loopbench.echo.EchoExecutor;
 import loopbench.knobs.RecvAllocator;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
-import loopbench.process.ServerProcess;
+import loopbench.process.MeasuredProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -96,7 +96,7 @@ public class EchoEndToEndBenchmark extends AbstractEndToEndBenchmark {
         args.addAll(List.of("--recv-allocator", recvAllocator, "--executor", executor,
                 "--allocator", allocator, "--buffers", buffers,
                 "--io-threads", Integer.toString(ioThreads), "--executor-threads", Integer.toString(executorThreads)));
-        ServerProcess echo = trial.startServer(EndToEndMetrics.ECHO, "echo", args);
+        MeasuredProcess echo = trial.startServer(EndToEndMetrics.ECHO, "echo", args);
         trial.messageBytes(messageSize);
         trial.startLoad(onClientLoops(LoadSpec.closedLoop(Target.parse("tcp://" + echo.hostPort()))
                 .withMessageSize(messageSize)

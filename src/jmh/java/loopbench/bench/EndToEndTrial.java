@@ -12,6 +12,9 @@ import loopbench.process.CommandTemplate;
 import loopbench.process.ExternalProcess;
 import loopbench.process.MeasuredProcess;
 import loopbench.process.ServerProcess;
+import loopbench.topology.HostsFile;
+import loopbench.topology.RemoteServer;
+import loopbench.topology.SshHost;
 import loopbench.report.EndToEndMetrics;
 import loopbench.rounds.ForkIdentity;
 import loopbench.topology.Host;
@@ -31,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -64,6 +68,8 @@ public final class EndToEndTrial implements AutoCloseable {
     private final String benchmark;
     private final Map<String, String> params;
     private final Map<String, MeasuredProcess> servers = new LinkedHashMap<>();
+    /** {@code -Dloopbench.hosts}: servers on other machines (null: every one on this machine). */
+    private final HostsFile hosts = HostsFile.fromSystemProperty().map(EndToEndTrial::serversOnly).orElse(null);
     private TrialPlacement placement;
     private TrialNetwork network;
     private LoadGenerator generator;
@@ -109,6 +115,15 @@ public final class EndToEndTrial implements AutoCloseable {
         return t;
     }
 
+    /** The load generator is this fork: a hosts file may move servers, not the client. */
+    private static HostsFile serversOnly(HostsFile h) {
+        if (h.clients().size() != 1 || h.clients().get(0).isPresent()) {
+            throw new IllegalArgumentException(h + ": client must be local in the benchmarks (the load generator is the "
+                    + "JMH fork); generators on other machines: loopbench load with several client hosts");
+        }
+        return h;
+    }
+
     /** The trial running (or, after its teardown, last run) in this JVM, or null. */
     static EndToEndTrial current() {
         return current;
@@ -137,7 +152,17 @@ public final class EndToEndTrial implements AutoCloseable {
      * Starts {@code loopbench <command> <args>} as the component {@code role} (client, proxy, origin, echo), on the
      * CPUs its placement gives it.
      */
-    public ServerProcess startServer(String role, String command, List<String> args) {
+    public MeasuredProcess startServer(String role, String command, List<String> args) {
+        Optional<SshHost> remote = hosts == null ? Optional.empty() : hosts.host(role);
+        if (remote.isPresent()) {
+            if (network != null && network.namespace(role) != null) {
+                throw new IllegalArgumentException(role + " runs on " + remote.get() + " (" + HostsFile.PROPERTY
+                        + "): topology=local only (was netns)");
+            }
+            RemoteServer p = hosts.startServer(role, command, args); // its CPUs are that machine's
+            servers.put(role, p);
+            return p;
+        }
         List<String> all = new ArrayList<>(args);
         if (network != null) {
             all.addAll(network.listenArgs(role));

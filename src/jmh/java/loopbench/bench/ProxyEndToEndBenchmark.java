@@ -8,7 +8,6 @@ import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.process.CommandTemplate;
 import loopbench.process.MeasuredProcess;
-import loopbench.process.ServerProcess;
 import loopbench.proxy.BackendPool;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Role;

@@ -10,7 +10,6 @@ import loopbench.load.PerSecond;
 import loopbench.load.Target;
 import loopbench.metrics.ProcStat;
 import loopbench.process.MeasuredProcess;
-import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Role;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -92,7 +91,7 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
     public String clientTransport;
 
     private EndToEndTrial trial;
-    private ServerProcess origin;
+    private MeasuredProcess origin;
 
     @Setup(Level.Trial)
     public void warmOrigin(BenchmarkParams params) throws Exception {
