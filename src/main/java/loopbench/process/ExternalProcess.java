@@ -11,8 +11,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -61,9 +59,9 @@ public final class ExternalProcess implements MeasuredProcess {
     private final Process watchdog;
     private final long pid;
     private final int port;
-    private final Path log;
+    private final ProcessLog log;
 
-    private ExternalProcess(String role, String command, Process watchdog, long pid, int port, Path log) {
+    private ExternalProcess(String role, String command, Process watchdog, long pid, int port, ProcessLog log) {
         this.role = role;
         this.command = command;
         this.watchdog = watchdog;
@@ -90,13 +88,11 @@ public final class ExternalProcess implements MeasuredProcess {
                                         Duration startTimeout, UnaryOperator<List<String>> launch) {
         int port = freePort();
         String command = template.render(port, backendHost, backendPort);
-        Path log;
+        ProcessLog log = ProcessLog.create(role);
         Process watchdog;
         try {
-            log = Files.createTempFile("loopbench-" + role + "-", ".log");
-            log.toFile().deleteOnExit();
             watchdog = new ProcessBuilder(launch.apply(List.of("/bin/sh", "-c", WATCHDOG, "loopbench-watchdog", command)))
-                    .redirectError(log.toFile()).start();
+                    .redirectError(log.file()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + role + " '" + command + "': " + e.getMessage(), e);
         }
@@ -112,7 +108,7 @@ public final class ExternalProcess implements MeasuredProcess {
         return p;
     }
 
-    private static long readPid(Process watchdog, String role, String command, Path log) {
+    private static long readPid(Process watchdog, String role, String command, ProcessLog log) {
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(watchdog.getInputStream(),
                     StandardCharsets.UTF_8));
@@ -121,7 +117,7 @@ public final class ExternalProcess implements MeasuredProcess {
                 return Long.parseLong(line.substring(PID_LINE.length() + 1).trim());
             }
             throw new IllegalStateException("cannot start " + role + " '" + command + "': the watchdog said '" + line
-                    + "'; log:\n" + tail(log));
+                    + "'; log:\n" + log.tail());
         } catch (IOException e) {
             watchdog.destroyForcibly();
             throw new UncheckedIOException("cannot start " + role + " '" + command + "': " + e.getMessage(), e);
@@ -133,14 +129,14 @@ public final class ExternalProcess implements MeasuredProcess {
         while (true) {
             if (!isAlive()) {
                 throw new IllegalStateException(role + " exited before it opened 127.0.0.1:" + port + ": " + command
-                        + "\nlog:\n" + tail(log));
+                        + "\nlog:\n" + log.tail());
             }
             if (accepts()) {
                 break;
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(role + " did not open 127.0.0.1:" + port + " within "
-                        + timeout.toSeconds() + " s: " + command + "\nlog:\n" + tail(log));
+                        + timeout.toSeconds() + " s: " + command + "\nlog:\n" + log.tail());
             }
             try {
                 Thread.sleep(50);
@@ -214,11 +210,7 @@ public final class ExternalProcess implements MeasuredProcess {
 
     @Override
     public String stderr() {
-        try {
-            return Files.readString(log, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + log + ": " + e.getMessage() + ")";
-        }
+        return log.read();
     }
 
     /**
@@ -261,15 +253,6 @@ public final class ExternalProcess implements MeasuredProcess {
         Optional<ProcessHandle> root = ProcessHandle.of(pid);
         return root.map(h -> java.util.stream.Stream.concat(java.util.stream.Stream.of(h), h.descendants()).toList())
                 .orElse(List.of());
-    }
-
-    private static String tail(Path file) {
-        try {
-            String s = Files.readString(file, StandardCharsets.UTF_8);
-            return s.length() > 4000 ? "..." + s.substring(s.length() - 4000) : s;
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
     }
 
     @Override

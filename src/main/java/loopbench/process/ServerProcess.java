@@ -10,7 +10,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,15 +57,15 @@ public final class ServerProcess implements MeasuredProcess {
 
     private final String role;
     private final Process process;
-    private final Path stderrFile;
+    private final ProcessLog log;
     private final InetSocketAddress address;
     private final Map<String, String> stack;
     private final List<String> command;
 
-    private ServerProcess(String role, Process process, Path stderrFile, Ready ready, List<String> command) {
+    private ServerProcess(String role, Process process, ProcessLog log, Ready ready, List<String> command) {
         this.role = role;
         this.process = process;
-        this.stderrFile = stderrFile;
+        this.log = log;
         this.address = ready.address();
         this.stack = ready.stack();
         this.command = command;
@@ -110,12 +109,10 @@ public final class ServerProcess implements MeasuredProcess {
     }
 
     private static ServerProcess launch(String role, List<String> cmd) {
-        Path stderr;
+        ProcessLog stderr = ProcessLog.create(role);
         Process p;
         try {
-            stderr = Files.createTempFile("loopbench-" + role + "-", ".stderr");
-            stderr.toFile().deleteOnExit();
-            p = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+            p = new ProcessBuilder(cmd).redirectError(stderr.file()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
         }
@@ -129,7 +126,7 @@ public final class ServerProcess implements MeasuredProcess {
             LIVE.add(server);
             if (!p.isAlive()) { // died between its line and now: close() below reports it
                 server.close();
-                throw new IllegalStateException(role + " exited right after it started; stderr:\n" + tail(stderr));
+                throw new IllegalStateException(role + " exited right after it started; stderr:\n" + stderr.tail());
             }
             String asked = transportAsked(cmd);
             if (!asked.equals(server.stack().get("transport"))) {
@@ -147,7 +144,7 @@ public final class ServerProcess implements MeasuredProcess {
             String why = e instanceof TimeoutException ? "did not print 'listening on' within " + START_TIMEOUT_SECONDS + " s"
                     : e.getCause().getMessage();
             throw new IllegalStateException(role + " failed to start (" + why + "): " + String.join(" ", cmd)
-                    + "\nstderr:\n" + tail(stderr), e);
+                    + "\nstderr:\n" + stderr.tail(), e);
         }
     }
 
@@ -245,11 +242,7 @@ public final class ServerProcess implements MeasuredProcess {
     /** Everything the process wrote to stderr so far (its log; leak reports would be here). */
     @Override
     public String stderr() {
-        try {
-            return Files.readString(stderrFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + stderrFile + ": " + e.getMessage() + ")";
-        }
+        return log.read();
     }
 
     /** The command line it was started with. */
@@ -296,15 +289,6 @@ public final class ServerProcess implements MeasuredProcess {
             p.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String tail(Path file) {
-        try {
-            String s = Files.readString(file, StandardCharsets.UTF_8);
-            return s.length() > 4000 ? "..." + s.substring(s.length() - 4000) : s;
-        } catch (IOException e) {
-            return "(no stderr: " + e.getMessage() + ")";
         }
     }
 

@@ -3,6 +3,7 @@ package loopbench.topology;
 import loopbench.metrics.ProcStat;
 import loopbench.metrics.ProcStatReport;
 import loopbench.process.MeasuredProcess;
+import loopbench.process.ProcessLog;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,8 +11,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -53,18 +52,18 @@ public final class RemoteServer implements MeasuredProcess {
     private final Process ssh;
     private final OutputStream toServer;
     private final BlockingQueue<String> reports;
-    private final Path stderrFile;
+    private final ProcessLog log;
     private final String hostPort;
     private final long remotePid;
 
-    private RemoteServer(String role, RemoteJvm jvm, Process ssh, BlockingQueue<String> reports, Path stderrFile,
+    private RemoteServer(String role, RemoteJvm jvm, Process ssh, BlockingQueue<String> reports, ProcessLog log,
                          String hostPort) {
         this.role = role;
         this.jvm = jvm;
         this.ssh = ssh;
         this.toServer = ssh.getOutputStream();
         this.reports = reports;
-        this.stderrFile = stderrFile;
+        this.log = log;
         this.hostPort = hostPort;
         this.remotePid = reading().pid();
     }
@@ -78,12 +77,10 @@ public final class RemoteServer implements MeasuredProcess {
         List<String> remote = new ArrayList<>(args);
         remote.addAll(List.of("--listen", listenAddress + ":0", "--exit-with-parent"));
         List<String> cmd = jvm.host().ssh(jvm.loopbench(command, remote));
-        Path stderr;
+        ProcessLog stderr = ProcessLog.create("remote-" + role);
         Process p;
         try {
-            stderr = Files.createTempFile("loopbench-remote-" + role + "-", ".stderr");
-            stderr.toFile().deleteOnExit();
-            p = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+            p = new ProcessBuilder(cmd).redirectError(stderr.file()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
         }
@@ -106,7 +103,7 @@ public final class RemoteServer implements MeasuredProcess {
             String why = e instanceof TimeoutException ? "did not print 'listening on' within " + START_TIMEOUT_SECONDS
                     + " s" : e instanceof ExecutionException ? e.getCause().getMessage() : e.getMessage();
             throw new IllegalStateException(role + " on " + jvm.host() + " failed to start (" + why + "): "
-                    + String.join(" ", cmd) + "\nstderr:\n" + tail(stderr), e);
+                    + String.join(" ", cmd) + "\nstderr:\n" + stderr.tail(), e);
         }
     }
 
@@ -141,7 +138,7 @@ public final class RemoteServer implements MeasuredProcess {
             if (line == null) {
                 throw new IllegalStateException(role + " on " + jvm.host() + " did not report its /proc counters within "
                         + READ_TIMEOUT_SECONDS + " s" + (ssh.isAlive() ? "" : " (its ssh session ended)")
-                        + "; stderr:\n" + tail(stderrFile));
+                        + "; stderr:\n" + log.tail());
             }
             return ProcStatReport.parse(line);
         } catch (IOException e) {
@@ -195,11 +192,7 @@ public final class RemoteServer implements MeasuredProcess {
 
     @Override
     public String stderr() {
-        try {
-            return Files.readString(stderrFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(cannot read " + stderrFile + ": " + e.getMessage() + ")";
-        }
+        return log.read();
     }
 
     /**
@@ -227,15 +220,6 @@ public final class RemoteServer implements MeasuredProcess {
             return -1;
         } finally {
             LIVE.remove(this);
-        }
-    }
-
-    private static String tail(Path file) {
-        try {
-            String s = Files.readString(file, StandardCharsets.UTF_8);
-            return s.length() > 4000 ? "..." + s.substring(s.length() - 4000) : s;
-        } catch (IOException e) {
-            return "(no stderr: " + e.getMessage() + ")";
         }
     }
 

@@ -5,10 +5,9 @@ import loopbench.testing.TestSshd;
 import loopbench.topology.HostsFile;
 import loopbench.topology.Placement;
 import loopbench.topology.RemoteServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.Writer;
@@ -25,21 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code -Dloopbench.hosts}: the benchmark's origin on "another machine" (this one, through a test sshd). */
 class RemoteHostsEndToEndTest {
-    private static TestSshd sshd;
+    @RegisterExtension
+    static final TestSshd sshd = new TestSshd();
+
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startSshd() throws Exception {
-        sshd = TestSshd.start();
-    }
-
-    @AfterAll
-    static void stopSshd() {
-        if (sshd != null) {
-            sshd.close();
-        }
-    }
 
     @AfterEach
     void clear() {

@@ -2,6 +2,9 @@ package loopbench.testing;
 
 import loopbench.process.CommandTemplate;
 import loopbench.process.ExternalProcess;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,23 +23,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * "Another machine" for the tests: OpenSSH's sshd started by the test on a free port of 127.0.0.1, with a host key
- * and a client key generated for it, that lets this user in with that key only. It runs as an external process
- * (its process group stopped at {@link #close()}, and by the watchdog if the test JVM dies). A test that cannot
- * have it (no sshd installed: {@code apt-get install openssh-server}, which .ci/run does as root) is skipped.
+ * and a client key generated for it, that lets this user in with that key only: a JUnit extension, started before
+ * the class's tests ({@code @RegisterExtension static final TestSshd SSHD = new TestSshd();}) and stopped after them.
+ * It runs as an external process (its process group stopped after the tests, and by the watchdog if the test JVM
+ * dies). Tests that cannot have it (no sshd installed: {@code apt-get install openssh-server}, which .ci/run does as
+ * root) are skipped, saying why.
  */
-public final class TestSshd implements AutoCloseable {
+public final class TestSshd implements BeforeAllCallback, AfterAllCallback {
     public static final Path SSHD = Paths.get("/usr/sbin/sshd");
 
-    private final Path dir;
-    private final ExternalProcess sshd;
+    private Path dir;
+    private ExternalProcess sshd;
 
-    private TestSshd(Path dir, ExternalProcess sshd) {
-        this.dir = dir;
-        this.sshd = sshd;
-    }
-
-    /** Starts one; skips the calling test (with the reason) where sshd or ssh is not installed. */
-    public static TestSshd start() throws IOException, InterruptedException {
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
         assumeTrue(Files.isExecutable(SSHD), SSHD + " is not installed (apt-get install openssh-server; .ci/run "
                 + "installs it when it runs as root)");
         assumeTrue(onPath("ssh") && onPath("scp") && onPath("ssh-keygen"), "OpenSSH's client (ssh, scp, ssh-keygen) "
@@ -62,9 +62,16 @@ public final class TestSshd implements AutoCloseable {
         if ("root".equals(System.getProperty("user.name"))) {
             Files.createDirectories(Paths.get("/run/sshd")); // sshd's privilege separation directory
         }
-        ExternalProcess sshd = ExternalProcess.start("sshd", new CommandTemplate(SSHD + " -D -e -f "
-                + dir.resolve("sshd_config") + " -o Port={listenPort}"), "127.0.0.1", 0, Duration.ofSeconds(30));
-        return new TestSshd(dir, sshd);
+        this.dir = dir;
+        this.sshd = ExternalProcess.start("sshd", new CommandTemplate(SSHD + " -D -e -f " + dir.resolve("sshd_config")
+                + " -o Port={listenPort}"), "127.0.0.1", 0, Duration.ofSeconds(30));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (sshd != null) {
+            sshd.stop();
+        }
     }
 
     private static boolean onPath(String tool) {
@@ -131,11 +138,6 @@ public final class TestSshd implements AutoCloseable {
             }
         }
         return jar;
-    }
-
-    @Override
-    public void close() {
-        sshd.stop();
     }
 
     /** What sshd logged (its errors). */

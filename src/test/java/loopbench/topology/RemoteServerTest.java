@@ -5,9 +5,8 @@ import loopbench.origin.ResponseBody;
 import loopbench.testing.RawHttp;
 import loopbench.testing.Rig;
 import loopbench.testing.TestSshd;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,19 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Servers on "another machine": this one, through an sshd the test starts on a loopback port. */
 class RemoteServerTest {
-    private static TestSshd sshd;
-
-    @BeforeAll
-    static void startSshd() throws Exception {
-        sshd = TestSshd.start();
-    }
-
-    @AfterAll
-    static void stopSshd() {
-        if (sshd != null) {
-            sshd.close();
-        }
-    }
+    @RegisterExtension
+    static final TestSshd sshd = new TestSshd();
 
     @Test
     void aServerOnAnotherHostIsStartedMeasuredAndStopped() throws Exception {
