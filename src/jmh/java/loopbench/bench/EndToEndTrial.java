@@ -118,8 +118,8 @@ public final class EndToEndTrial implements AutoCloseable {
     /** The load generator is this fork: a hosts file may move servers, not the client. */
     private static HostsFile serversOnly(HostsFile h) {
         if (h.clients().size() != 1 || h.clients().get(0).isPresent()) {
-            throw new IllegalArgumentException(h + ": client must be local in the benchmarks (the load generator is the "
-                    + "JMH fork); generators on other machines: loopbench load with several client hosts");
+            throw new IllegalArgumentException(h + ": client must be local in the benchmarks (the load generator is "
+                    + "the JMH fork); generators on other machines: loopbench load --hosts");
         }
         return h;
     }

@@ -8,15 +8,27 @@ import loopbench.load.LoadResult;
 import loopbench.load.LoadSpec;
 import loopbench.load.Target;
 import loopbench.report.AtomicFile;
+import com.google.gson.JsonObject;
+import loopbench.load.LoadMerge;
+import loopbench.topology.HostsFile;
+import loopbench.topology.LoadFleet;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import sun.misc.Signal;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
@@ -87,11 +99,28 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     CpusOption cpus;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON to FILE.")
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the result as JSON to FILE; '-': to stdout (the summary then goes to stderr).")
     Path json;
+
+    @Option(names = "--hosts", paramLabel = "FILE",
+            description = "Run this load on every client= machine of the hosts FILE at once (this one: local; others: "
+                    + "ssh://...), each with these options, and merge their results (latency histograms added, "
+                    + "requests/s summed). Default: this machine only.")
+    Path hosts;
+
+    @Option(names = "--exit-with-parent",
+            description = "End the run (and report) when stdin reaches end-of-file: the parent that started it is gone.")
+    boolean exitWithParent;
+
+    @Spec
+    CommandSpec commandSpec;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (hosts != null) {
+            return onHosts();
+        }
         cpus.pinThisProcess();
         LoadSpec spec = Cli.validated(() -> new LoadSpec(Target.parse(target), connections, pipeline, rate,
                 Durations.parse(duration), requests, Durations.parse(warmup), method,
@@ -108,14 +137,57 @@ final class LoadCommand implements Callable<Integer> {
         // Ctrl-C or SIGTERM ends the run early and still reports (and writes) what was measured.
         Signal.handle(new Signal("INT"), s -> generator.endNow());
         Signal.handle(new Signal("TERM"), s -> generator.endNow());
+        if (exitWithParent) {
+            Thread watch = new Thread(() -> {
+                try {
+                    System.in.transferTo(OutputStream.nullOutputStream());
+                } catch (IOException e) {
+                    // a broken pipe is an end too
+                }
+                generator.endNow();
+            }, "loopbench-parent-watch");
+            watch.setDaemon(true);
+            watch.start();
+        }
         LoadResult result = generator.awaitResult();
         if (generator.wasInterrupted()) {
             err.println("loopbench load: interrupted; the result covers the time until then");
         }
-        System.out.print(result.summary());
-        if (json != null) {
+        boolean jsonOnStdout = json != null && "-".equals(json.toString());
+        (jsonOnStdout ? System.err : System.out).print(result.summary());
+        if (jsonOnStdout) {
+            System.out.print(result.toJsonString());
+            System.out.flush();
+        } else if (json != null) {
             AtomicFile.write(json, result.toJsonString());
         }
         return result.exitCode();
+    }
+
+    /** --hosts: the same options on every client machine at once, the results merged. */
+    private int onHosts() throws IOException {
+        LoadSpec spec = Cli.validated(() -> new LoadSpec(Target.parse(target), connections, pipeline, rate,
+                Durations.parse(duration), requests, Durations.parse(warmup), method,
+                bodySize, messageSize, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
+                Durations.parse(timeout), connectionClose)); // bad options fail here, not on every machine
+        HostsFile file = Cli.validated(() -> HostsFile.load(hosts));
+        List<String> args = new ArrayList<>();
+        ParseResult parsed = commandSpec.commandLine().getParseResult();
+        for (OptionSpec o : parsed.matchedOptions()) {
+            if (!List.of("--hosts", "--json", "--exit-with-parent").contains(o.longestName())) {
+                args.add(o.longestName());
+                args.addAll(o.arity().max > 0 ? o.originalStringValues() : List.of());
+            }
+        }
+        args.add(target);
+        Duration bound = spec.duration().plus(spec.warmup()).plus(spec.timeout()).plusSeconds(120);
+        JsonObject merged = LoadFleet.run(file, args, bound);
+        System.out.print(LoadMerge.summary(merged));
+        if (json != null && "-".equals(json.toString())) {
+            System.out.print(LoadMerge.json(merged));
+        } else if (json != null) {
+            AtomicFile.write(json, LoadMerge.json(merged));
+        }
+        return merged.getAsJsonObject("errors").get("total").getAsLong() > 0 ? 1 : 0;
     }
 }

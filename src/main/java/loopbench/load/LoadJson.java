@@ -130,7 +130,7 @@ public final class LoadJson {
         return g;
     }
 
-    private static JsonObject percentiles(Histogram h) {
+    static JsonObject percentiles(Histogram h) {
         JsonObject p = new JsonObject();
         for (double q : PERCENTILES) {
             String key = "p" + (q == Math.rint(q) ? String.valueOf((int) q) : String.valueOf(q));
@@ -170,6 +170,15 @@ public final class LoadJson {
     }
 
     /** HdrHistogram's compressed encoding, base64: the full distribution, for tools that want it exactly. */
+    /** A histogram of {@link #encode} (the JSON's {@code hdrHistogram} fields). */
+    static Histogram decode(String base64) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (java.util.zip.DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("not an encoded HdrHistogram: " + e.getMessage(), e);
+        }
+    }
+
     static String encode(Histogram h) {
         ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int n = h.encodeIntoCompressedByteBuffer(buf);

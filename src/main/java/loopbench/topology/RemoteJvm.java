@@ -47,11 +47,18 @@ public record RemoteJvm(SshHost host, String java, int feature, String classPath
         return new RemoteJvm(host, java, feature, classPath);
     }
 
-    /** {@code java <server flags for its release> -cp <jar> loopbench.cli.Main <command> <args>}. */
+    /** {@code java <server flags for its release> -cp <jar> loopbench.cli.Main <command> <args>}: a server. */
     public List<String> loopbench(String command, List<String> args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
+        List<String> plain = command(command, args);
+        List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(JvmFlags.serverDefaults(feature));
+        cmd.addAll(plain.subList(1, plain.size()));
+        return cmd;
+    }
+
+    /** {@code java -cp <jar> loopbench.cli.Main <command> <args>}: a command with the JVM's defaults (load). */
+    public List<String> command(String command, List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(java));
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add("loopbench.cli.Main");

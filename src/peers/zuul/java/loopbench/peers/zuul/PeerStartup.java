@@ -37,7 +37,8 @@ final class PeerStartup extends BaseServerStartup {
     private final InetSocketAddress listen;
 
     private PeerStartup(InetSocketAddress listen, Registry registry, AccessLogPublisher accessLog) {
-        super(new NoDiscoveryStatus(), new StaticFilterLoader(new DefaultFilterFactory(), Set.of(StaticRoute.class, PassThroughResponse.class)),
+        super(new NoDiscoveryStatus(), new StaticFilterLoader(new DefaultFilterFactory(),
+                        Set.of(StaticRoute.class, PassThroughResponse.class)),
                 new ZuulSessionContextDecorator(new BasicNettyOriginManager(registry)), (filter, status) -> { },
                 new BasicRequestCompleteHandler(), registry, new DirectMemoryMonitor(registry),
                 new EventLoopGroupMetrics(registry), new DefaultEventLoopConfig(), null,

@@ -6,7 +6,7 @@ import com.netflix.zuul.filters.endpoint.ProxyEndpoint;
 import com.netflix.zuul.filters.http.HttpInboundSyncFilter;
 import com.netflix.zuul.message.http.HttpRequestMessage;
 
-/** The gateway's one route, as zuul-sample's {@code Routes} filter without its health check: everything to the origin. */
+/** The gateway's one route, as zuul-sample's {@code Routes} filter without its health check: all to the origin. */
 @Filter(order = 0, type = FilterType.INBOUND)
 public final class StaticRoute extends HttpInboundSyncFilter {
     @Override
