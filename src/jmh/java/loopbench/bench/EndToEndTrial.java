@@ -159,8 +159,10 @@ public final class EndToEndTrial implements AutoCloseable {
                 throw new IllegalArgumentException(role + " runs on " + remote.get() + " (" + HostsFile.PROPERTY
                         + "): topology=local only (was netns)");
             }
+            long start = System.nanoTime();
             RemoteServer p = hosts.startServer(role, command, args); // its CPUs are that machine's
             servers.put(role, p);
+            System.out.println("loopbench: " + p + " set up in " + (System.nanoTime() - start) / 1_000_000 + " ms");
             return p;
         }
         List<String> all = new ArrayList<>(args);
@@ -193,9 +195,12 @@ public final class EndToEndTrial implements AutoCloseable {
         String backendHostPort = backend.hostPort();
         int colon = backendHostPort.lastIndexOf(':');
         long timeout = Long.getLong(EXTERNAL_START_TIMEOUT, EXTERNAL_START_TIMEOUT_SECONDS);
+        long start = System.nanoTime();
         ExternalProcess p = ExternalProcess.start(role, template, backendHostPort.substring(0, colon),
                 Integer.parseInt(backendHostPort.substring(colon + 1)), Duration.ofSeconds(timeout), host::launch);
         servers.put(role, p);
+        System.out.println("loopbench: external " + role + " accepting on " + p.hostPort() + " "
+                + (System.nanoTime() - start) / 1_000_000 + " ms after its start: " + p.command());
         if (placement != null) {
             placement.started(role, p.pid());
         }
