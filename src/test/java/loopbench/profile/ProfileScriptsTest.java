@@ -39,9 +39,11 @@ class ProfileScriptsTest {
     private static final String BREAKDOWN = "profiles/profile-breakdown.py";
     private static final String GATE_STATS = "profiles/gate-stats.py";
     private static final String TWIN_SPREAD = "profiles/twin-spread.py";
+    private static final String EXTERNAL = "profiles/reference-proxies/external.sh";
 
     @ParameterizedTest
-    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS})
+    @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS,
+            EXTERNAL})
     void helpPrintsTheUsageAndExitsZero(String script) throws Exception {
         Result r = run(script, "--help");
         assertEquals(0, r.exit, r.stderr);
@@ -128,7 +130,12 @@ class ProfileScriptsTest {
                 Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/jdk25-compare/type-pollution/gate.json"),
                         List.of("not JMH results")),
                 Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/l4-void-promise/pipeline-cost/after.json"),
-                        List.of("no twin results in")));
+                        List.of("no twin results in")),
+                Arguments.of(EXTERNAL, List.of("--bogus"), List.of("unknown option '--bogus'", "--only REGEX")),
+                Arguments.of(EXTERNAL, List.of("--forks", "0"), List.of("--forks '0' is not a positive integer")),
+                Arguments.of(EXTERNAL, List.of("--only", "squid"), List.of("--only 'squid' matches no target",
+                        "loopbench-l7 nginx haproxy zuul")),
+                Arguments.of(EXTERNAL, List.of("--out"), List.of("option '--out' needs a value")));
     }
 
     @ParameterizedTest
