@@ -19,6 +19,7 @@ import loopbench.origin.ResponseBody;
 import loopbench.proxy.L7Mode;
 import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
+import loopbench.proxy.UserHandler;
 import loopbench.server.ServerResources;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -89,6 +90,14 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
     @Param({"aggregate"})
     public String l7Mode = "aggregate";
 
+    /**
+     * L7 only: a ChannelHandler of yours in the proxy's pipeline (a class on the class path, see
+     * {@link UserHandler}), or {@code none}: {@code -p handler=none,com.example.MyFilter -prof gc} is what your filter
+     * costs per request, in B/op and ns/op, beside the proxy without it.
+     */
+    @Param({UserHandler.NONE})
+    public String handler = UserHandler.NONE;
+
     private ServerResources resources;
     EmbeddedProxyPath path;
     ByteBuf request;
@@ -124,6 +133,11 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        UserHandler user = UserHandler.of(handler);
+        if (user != null && !"7".equals(layer)) {
+            throw new IllegalArgumentException("handler=" + handler + " needs layer=7 (was " + layer + "); valid with "
+                    + "layer=" + layer + ": handler=" + UserHandler.NONE);
+        }
         resources = new ServerResources("pipeline-cost");
         ChannelHandler origin = OriginServer.initializer(OriginConfig.of(bodySize), resources);
         ByteBufAllocator alloc = Allocator.ADAPTIVE.instance(BufferType.DIRECT);
@@ -132,7 +146,7 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
         } else {
             ProxyConfig config = new ProxyConfig(Layer.parse(layer), BACKEND, ThreadModel.REUSE_SERVER_THREAD,
                     ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH, L7Mode.parse(l7Mode));
-            path = EmbeddedProxyPath.proxy(config, origin, alloc);
+            path = EmbeddedProxyPath.proxy(config, origin, alloc, user);
         }
         byte[] requestBytes = requestBytes(method, bodySize);
         request = Unpooled.directBuffer(requestBytes.length).writeBytes(requestBytes);

@@ -8,6 +8,7 @@ import loopbench.proxy.Layer;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyServer;
 import loopbench.proxy.ProxyTimeouts;
+import loopbench.proxy.UserHandler;
 import loopbench.server.ServerOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -90,15 +91,28 @@ final class ProxyCommand implements Callable<Integer> {
                     + "backend's address and the exception. Default: ${DEFAULT-VALUE}.")
     LogLevel logLevel;
 
+    @Option(names = "--handler", paramLabel = "CLASS", defaultValue = UserHandler.NONE,
+            description = "L7: a ChannelHandler of yours (a public class with a public no-argument constructor, on "
+                    + "the class path: java -cp loopbench.jar:yours.jar loopbench.cli.Main proxy ...) put in every "
+                    + "client connection's pipeline after the HTTP codec and aggregator, before the proxy's own "
+                    + "handler; one instance shared if @Sharable, else one per connection. e.g. "
+                    + "loopbench.proxy.RequestIdHandler. Default: ${DEFAULT-VALUE}.")
+    String handler;
+
     @Override
     public Integer call() {
         server.cpus.pinThisProcess();
         ProxyConfig config = Cli.validated(this::config);
+        UserHandler userHandler = Cli.validated(() -> UserHandler.of(handler));
+        if (userHandler != null && config.layer() != Layer.L7) {
+            throw new Cli.BadInput("--handler " + handler + " needs --layer 7; valid with --layer 4: "
+                    + UserHandler.NONE);
+        }
         // a bad value, or one the proxy's configuration cannot have, is a usage error (exit 2)
         ServerOptions options = Cli.validated(() -> config.serverOptions(server.toServerOptions()));
         logLevel.apply();
         server.applyLeakDetection();
-        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config),
+        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config, userHandler),
                 System.out, System.err, server.exitWithParent);
     }
 

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandler;
 import loopbench.proxy.ProxyConfig;
 import loopbench.proxy.ProxyInitializer;
+import loopbench.proxy.UserHandler;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -56,8 +57,14 @@ public final class EmbeddedProxyPath implements AutoCloseable {
      * @param alloc         the allocator of every channel, as {@code ChannelOption.ALLOCATOR} on a real server
      */
     public static EmbeddedProxyPath proxy(ProxyConfig config, ChannelHandler backendServer, ByteBufAllocator alloc) {
+        return proxy(config, backendServer, alloc, null);
+    }
+
+    /** As {@link #proxy(ProxyConfig, ChannelHandler, ByteBufAllocator)}, with a user's handler (null: none). */
+    public static EmbeddedProxyPath proxy(ProxyConfig config, ChannelHandler backendServer, ByteBufAllocator alloc,
+                                          UserHandler userHandler) {
         EmbeddedBackendConnector connector = new EmbeddedBackendConnector(backendServer, config.backend(), alloc);
-        return new EmbeddedProxyPath(new ProxyInitializer(config, connector), connector, alloc);
+        return new EmbeddedProxyPath(new ProxyInitializer(config, connector, userHandler), connector, alloc);
     }
 
     /** The client talking to {@code server} itself: the baseline the proxy's cost is measured against. */

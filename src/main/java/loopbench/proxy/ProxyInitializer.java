@@ -14,11 +14,23 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
     private final BackendConnector connector;
     /** {@link BackendPool#PER_LOOP}: one pool of idle backend connections per event loop of this proxy. */
     private final KeepAlivePool.PerLoop pools;
+    /** A user's handler ({@code --handler}), or null. */
+    private final UserHandler userHandler;
 
     public ProxyInitializer(ProxyConfig config, BackendConnector connector) {
+        this(config, connector, null);
+    }
+
+    /** With a user's handler in every L7 pipeline, before the proxy's frontend ({@link UserHandler}); L7 only. */
+    public ProxyInitializer(ProxyConfig config, BackendConnector connector, UserHandler userHandler) {
+        if (userHandler != null && config.layer() != Layer.L7) {
+            throw new IllegalArgumentException("a handler (" + userHandler + ") needs layer 7: an L4 relay has no "
+                    + "HTTP messages to hand it; valid with layer 4: " + UserHandler.NONE);
+        }
         this.config = config;
         this.connector = connector;
         this.pools = config.backendPool() == BackendPool.PER_LOOP ? new KeepAlivePool.PerLoop() : null;
+        this.userHandler = userHandler;
     }
 
     @Override
@@ -41,6 +53,9 @@ public final class ProxyInitializer extends ChannelInitializer<Channel> {
                 if (config.l7Mode() == L7Mode.AGGREGATE) {
                     aggregator = new RequestAggregator(config.maxContentLength());
                     p.addLast("http-aggregator", aggregator);
+                }
+                if (userHandler != null) {
+                    p.addLast(userHandler.pipelineName(), userHandler.newHandler());
                 }
                 p.addLast("l7-frontend", new L7FrontendHandler(config, connector, gate, aggregator, pools));
                 break;

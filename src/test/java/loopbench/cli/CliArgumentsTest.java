@@ -68,7 +68,7 @@ class CliArgumentsTest {
                         "stream", "--backend-pool", "per-client", "per-loop", "--l4-mode", "copy", "splice",
                         "--client-header-timeout", "--client-body-timeout", "--keepalive-timeout",
                         "--backend-connect-timeout", "--backend-timeout", "--idle-timeout", "0: off", "408", "504",
-                        "--log-level", "debug", "--leak-detection", "paranoid"}),
+                        "--log-level", "debug", "--leak-detection", "paranoid", "--handler"}),
                 Arguments.of("netns", new String[] {"--hosts", "--link", "1gbit", "netem", "--remove-stale",
                         "198.18.0.0/15", "CAP_NET_ADMIN"}));
     }
@@ -123,6 +123,10 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--thread-model", "y"},
                         new String[] {"'y'", "individual-group, reuse-server-group, reuse-server-thread"}),
                 Arguments.of(new String[] {"proxy", "--layer", "5", "--backend", backend}, new String[] {"'5'", "4, 7"}),
+                Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--handler", "com.x.Nope"},
+                        new String[] {"'com.x.Nope' is not on the class path", "none"}),
+                Arguments.of(new String[] {"proxy", "--layer", "4", "--backend", backend, "--handler",
+                        "loopbench.proxy.RequestIdHandler"}, new String[] {"needs --layer 7", "none"}),
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--l7-mode", "buffer"},
                         new String[] {"'buffer'", "aggregate, stream"}),
                 Arguments.of(new String[] {"proxy", "--layer", "7", "--backend", backend, "--backend-pool", "shared"},
