@@ -62,8 +62,8 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 1)
 public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
     /**
-     * 4 or 7; or external (by name): the gateway {@code -Dloopbench.external.proxy='COMMAND'} starts (a command template,
-     * see {@link ProxyEndToEndBenchmark}), cold in the same way: its first seconds, its start-up included in the score.
+     * 4 or 7; or external (by name): the gateway {@code -Dloopbench.external.proxy='COMMAND'} starts (a command
+     * template, see {@link ProxyEndToEndBenchmark}), cold in the same way: its first seconds, start-up in the score.
      */
     @Param({"4", "7"})
     public String layer;

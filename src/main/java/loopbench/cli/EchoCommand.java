@@ -65,7 +65,8 @@ final class EchoCommand implements Callable<Integer> {
         });
         server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> framework.start(options, config),
-                System.out, System.err, server.exitWithParent);
+                System.out, System.err, server.exitWithParent,
+                Cli.validated(server::parentHeartbeat));
     }
 
     private boolean given(String option) {

@@ -110,7 +110,8 @@ final class LoadCommand implements Callable<Integer> {
     Path hosts;
 
     @Option(names = "--exit-with-parent",
-            description = "End the run (and report) when stdin reaches end-of-file: the parent that started it is gone.")
+            description = "End the run (and report) when stdin reaches end-of-file: the parent that started it is "
+                    + "gone.")
     boolean exitWithParent;
 
     @Spec

@@ -42,6 +42,7 @@ final class OriginCommand implements Callable<Integer> {
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
         server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> OriginServer.start(options, config),
-                System.out, System.err, server.exitWithParent);
+                System.out, System.err, server.exitWithParent,
+                Cli.validated(server::parentHeartbeat));
     }
 }

@@ -113,7 +113,8 @@ final class ProxyCommand implements Callable<Integer> {
         logLevel.apply();
         server.applyLeakDetection();
         return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config, userHandler),
-                System.out, System.err, server.exitWithParent);
+                System.out, System.err, server.exitWithParent,
+                Cli.validated(server::parentHeartbeat));
     }
 
     /** The proxy's configuration from the options; throws IllegalArgumentException for a bad combination. */

@@ -3,10 +3,12 @@ package loopbench.cli;
 import io.netty.util.ResourceLeakDetector;
 import loopbench.knobs.EpollModes;
 import loopbench.server.ServerOptions;
+import loopbench.load.Durations;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /** The options every server takes. */
 final class ServerOptionsMixin {
@@ -31,6 +33,17 @@ final class ServerOptionsMixin {
             description = "Also stop when stdin reaches end-of-file: a parent process that started this server "
                     + "and holds its stdin (a benchmark, a test) died or let go, so the server cannot outlive it.")
     boolean exitWithParent;
+
+    @Option(names = "--parent-heartbeat", paramLabel = "DURATION",
+            description = "With --exit-with-parent: also stop when nothing at all arrives on stdin for this long. A "
+                    + "parent on another machine (over SSH) sends a line every few seconds, so a link that drops "
+                    + "without a reset, and goes silent, ends the server too. Default: off.")
+    String parentHeartbeat;
+
+    /** {@code --parent-heartbeat}, or null when off. */
+    Duration parentHeartbeat() {
+        return parentHeartbeat == null ? null : Durations.parse(parentHeartbeat);
+    }
 
     @Option(names = "--leak-detection", paramLabel = "LEVEL",
             description = "Netty's buffer leak detection: disabled, simple, advanced, paranoid. Default: disabled, "

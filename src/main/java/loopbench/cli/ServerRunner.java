@@ -9,7 +9,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -27,7 +30,13 @@ final class ServerRunner {
      */
     static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent) {
-        CountDownLatch stop = stopOnSignal(exitWithParent);
+        return serveUntilSignalled(start, out, err, exitWithParent, null);
+    }
+
+    /** As above; with {@code heartbeat}, also stops when stdin stays silent that long (see {@link #stopOnSignal}). */
+    static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
+                                   boolean exitWithParent, Duration heartbeat) {
+        CountDownLatch stop = stopOnSignal(exitWithParent, heartbeat);
         RunningServer server = start.get();
         try {
             err.println("loopbench: " + server);
@@ -49,7 +58,21 @@ final class ServerRunner {
      * holding it is gone).
      */
     static CountDownLatch stopOnSignal(boolean exitWithParent) {
+        return stopOnSignal(exitWithParent, null);
+    }
+
+    /**
+     * As {@link #stopOnSignal(boolean)}; with {@code heartbeat} (and {@code exitWithParent}), also opens when nothing
+     * arrives on stdin for that long: a parent on another machine writes a line every few seconds, so a link that
+     * drops without a reset (no end of file ever comes) still ends the server.
+     */
+    static CountDownLatch stopOnSignal(boolean exitWithParent, Duration heartbeat) {
+        if (heartbeat != null && (!exitWithParent || heartbeat.isZero() || heartbeat.isNegative())) {
+            throw new Cli.BadInput("--parent-heartbeat needs --exit-with-parent and a duration above 0, was "
+                    + heartbeat);
+        }
         CountDownLatch stop = new CountDownLatch(1);
+        AtomicLong lastWord = new AtomicLong(System.nanoTime());
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());
         if (exitWithParent) {
@@ -58,6 +81,7 @@ final class ServerRunner {
                     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                     String line;
                     while ((line = in.readLine()) != null) {
+                        lastWord.set(System.nanoTime());
                         // A parent on another machine asks for this process's /proc counters; anything else is
                         // ignored: only the end of the stream matters.
                         if (ProcStatReport.REQUEST.equals(line.trim())) {
@@ -72,6 +96,23 @@ final class ServerRunner {
             }, "loopbench-parent-watch");
             watch.setDaemon(true);
             watch.start();
+        }
+        if (heartbeat != null) {
+            Thread silence = new Thread(() -> {
+                try {
+                    while (!stop.await(Math.min(1000, heartbeat.toMillis()), TimeUnit.MILLISECONDS)) {
+                        if (System.nanoTime() - lastWord.get() > heartbeat.toNanos()) {
+                            System.err.println("loopbench: nothing from the parent for " + heartbeat.toMillis()
+                                    + " ms: the link is gone, stopping");
+                            stop.countDown();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "loopbench-parent-heartbeat");
+            silence.setDaemon(true);
+            silence.start();
         }
         return stop;
     }

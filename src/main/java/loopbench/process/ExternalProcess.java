@@ -91,8 +91,8 @@ public final class ExternalProcess implements MeasuredProcess {
         ProcessLog log = ProcessLog.create(role);
         Process watchdog;
         try {
-            watchdog = new ProcessBuilder(launch.apply(List.of("/bin/sh", "-c", WATCHDOG, "loopbench-watchdog", command)))
-                    .redirectError(log.file()).start();
+            List<String> cmd = List.of("/bin/sh", "-c", WATCHDOG, "loopbench-watchdog", command);
+            watchdog = new ProcessBuilder(launch.apply(cmd)).redirectError(log.file()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + role + " '" + command + "': " + e.getMessage(), e);
         }

@@ -1,5 +1,7 @@
 package loopbench.topology;
 
+import loopbench.load.Durations;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
 
 /**
  * Which machine each component of an end-to-end run runs on ({@code -Dloopbench.hosts=hosts.properties}):
@@ -29,6 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * proxy.address=10.0.0.2            # where the others reach a role's server; default: its ssh host
  * proxy.listen=0.0.0.0              # what it binds; default: its address when that is an IP, else 0.0.0.0
  * local.jar=target/loopbench.jar    # which local jar to copy; default: the jar this JVM runs from
+ * heartbeat=15s                     # a remote server stops after this long without a word from here (a link
+ *                                   # that drops without a reset); this side writes a line a third as often
  * </pre>
  *
  * Roles: client, proxy, origin, echo; the client may name several machines, comma-separated (each runs a load
@@ -38,7 +43,9 @@ public final class HostsFile {
     public static final String PROPERTY = "loopbench.hosts";
     public static final List<String> ROLES = List.of("client", "proxy", "origin", "echo");
     static final String LOCAL = "local";
-    private static final List<String> SETTINGS = List.of("ssh.options", "jar", "java", "local.jar");
+    private static final List<String> SETTINGS = List.of("ssh.options", "jar", "java", "local.jar", "heartbeat");
+    /** How long a remote server waits for a word from this side before it takes the link for dropped. */
+    static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(15);
     private static final List<String> PER_ROLE = List.of("address", "listen");
 
     private final String source;
@@ -75,7 +82,8 @@ public final class HostsFile {
             String value = p.getProperty(key).trim();
             int dot = key.indexOf('.');
             String role = dot < 0 ? key : key.substring(0, dot);
-            if (SETTINGS.contains(key) || (dot > 0 && ROLES.contains(role) && PER_ROLE.contains(key.substring(dot + 1)))) {
+            boolean perRole = dot > 0 && ROLES.contains(role) && PER_ROLE.contains(key.substring(dot + 1));
+            if (SETTINGS.contains(key) || perRole) {
                 continue;
             }
             if (dot >= 0 || !ROLES.contains(key)) {
@@ -155,7 +163,24 @@ public final class HostsFile {
     /** Starts {@code loopbench <command> <args>} as {@code role} on its machine (which must be another one). */
     public RemoteServer startServer(String role, String command, List<String> args) {
         SshHost h = host(role).orElseThrow(() -> new IllegalStateException(role + " runs on this machine"));
-        return RemoteServer.start(jvm(h), role, command, args, listenAddress(role), reachAddress(role));
+        return RemoteServer.start(jvm(h), role, command, args, listenAddress(role), reachAddress(role), heartbeat());
+    }
+
+    /** {@code heartbeat=}, default {@link #DEFAULT_HEARTBEAT}. */
+    Duration heartbeat() {
+        String v = properties.getProperty("heartbeat");
+        if (v == null) {
+            return DEFAULT_HEARTBEAT;
+        }
+        try {
+            Duration d = Durations.parse(v.trim());
+            if (d.toMillis() >= 1000) {
+                return d;
+            }
+        } catch (IllegalArgumentException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(source + ": heartbeat=" + v + " is not a duration of 1s or more (e.g. 15s)");
     }
 
     private void requireRole(String role) {

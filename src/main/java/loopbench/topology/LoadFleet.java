@@ -43,7 +43,8 @@ public final class LoadFleet {
         List<Run> runs = new ArrayList<>();
         try {
             for (Optional<SshHost> h : hosts.clients()) {
-                runs.add(h.isPresent() ? start(h.get().toString(), h.get().ssh(hosts.jvm(h.get()).command("load", args)))
+                runs.add(h.isPresent()
+                        ? start(h.get().toString(), h.get().ssh(hosts.jvm(h.get()).command("load", args)))
                         : start("local", local(args)));
             }
             List<String> names = new ArrayList<>();

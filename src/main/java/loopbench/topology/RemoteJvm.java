@@ -33,7 +33,8 @@ public record RemoteJvm(SshHost host, String java, int feature, String classPath
         try {
             feature = JavaRuntime.fromSettings(Paths.get(java), settings.text(), settings.exitCode()).feature();
         } catch (IOException e) {
-            throw new IllegalStateException("on " + host + ": " + e.getMessage() + " (give java= in the hosts file)", e);
+            throw new IllegalStateException("on " + host + ": " + e.getMessage() + " (give java= in the hosts file)",
+                    e);
         }
         String classPath;
         if (remoteJar != null) {

@@ -11,6 +11,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,9 +32,11 @@ import java.util.regex.Pattern;
  *
  * <p>The SSH session is its lifeline: the server's stdin is this JVM's pipe through ssh, so it stops when the pipe
  * ends: when {@link #stop()} closes it, when this JVM dies (however), or when the link drops (the ssh client gives up
- * after 15 s without an answer, sshd closes the session when the connection ends). Its /proc counters are read
- * there by the server itself: each {@value ProcStatReport#REQUEST} line sent down the same session is answered with
- * one line ({@link ProcStatReport}), so no second connection and no clock of the other machine is involved.
+ * after 15 s without an answer, sshd closes the session when the connection ends). A link that goes silent without a
+ * reset ends it too: this side writes an empty line every third of the heartbeat, and the server stops after a
+ * heartbeat without any ({@code --parent-heartbeat}). Its /proc counters are read there by the server itself: each
+ * {@value ProcStatReport#REQUEST} line sent down the same session is answered with one line ({@link ProcStatReport}),
+ * so no second connection and no clock of the other machine is involved.
  */
 public final class RemoteServer implements MeasuredProcess {
     private static final long START_TIMEOUT_SECONDS = 120;
@@ -73,9 +76,10 @@ public final class RemoteServer implements MeasuredProcess {
      * and waits until it listens. Others reach it at {@code reachAddress} and the port it printed.
      */
     public static RemoteServer start(RemoteJvm jvm, String role, String command, List<String> args,
-                                     String listenAddress, String reachAddress) {
+                                     String listenAddress, String reachAddress, Duration heartbeat) {
         List<String> remote = new ArrayList<>(args);
-        remote.addAll(List.of("--listen", listenAddress + ":0", "--exit-with-parent"));
+        remote.addAll(List.of("--listen", listenAddress + ":0", "--exit-with-parent", "--parent-heartbeat",
+                heartbeat.toMillis() + "ms"));
         List<String> cmd = jvm.host().ssh(jvm.loopbench(command, remote));
         ProcessLog stderr = ProcessLog.create("remote-" + role);
         Process p;
@@ -93,6 +97,7 @@ public final class RemoteServer implements MeasuredProcess {
             int listening = port.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             RemoteServer server = new RemoteServer(role, jvm, p, reports, stderr, reachAddress + ":" + listening);
             LIVE.add(server);
+            server.beatEvery(heartbeat.dividedBy(3));
             return server;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -128,6 +133,33 @@ public final class RemoteServer implements MeasuredProcess {
         }
     }
 
+    /** Writes an empty line down the session every {@code period}: the server's sign that the link is there. */
+    private void beatEvery(Duration period) {
+        Thread beat = new Thread(() -> {
+            try {
+                while (ssh.isAlive() && !ssh.waitFor(period.toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (!beat()) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "loopbench-remote-" + role + "-heartbeat");
+        beat.setDaemon(true);
+        beat.start();
+    }
+
+    private synchronized boolean beat() {
+        try {
+            toServer.write('\n');
+            toServer.flush();
+            return true;
+        } catch (IOException e) {
+            return false; // stopped, or the session is gone
+        }
+    }
+
     /** One reading of the server's /proc counters, taken there now. */
     private synchronized ProcStatReport.Reading reading() {
         try {
@@ -136,14 +168,14 @@ public final class RemoteServer implements MeasuredProcess {
             toServer.flush();
             String line = reports.poll(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (line == null) {
-                throw new IllegalStateException(role + " on " + jvm.host() + " did not report its /proc counters within "
-                        + READ_TIMEOUT_SECONDS + " s" + (ssh.isAlive() ? "" : " (its ssh session ended)")
+                throw new IllegalStateException(role + " on " + jvm.host() + " did not report its /proc counters "
+                        + "within " + READ_TIMEOUT_SECONDS + " s" + (ssh.isAlive() ? "" : " (its ssh session ended)")
                         + "; stderr:\n" + log.tail());
             }
             return ProcStatReport.parse(line);
         } catch (IOException e) {
-            throw new UncheckedIOException(role + " on " + jvm.host() + ": its session is gone (" + e.getMessage() + ")",
-                    e);
+            throw new UncheckedIOException(role + " on " + jvm.host() + ": its session is gone (" + e.getMessage()
+                    + ")", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading " + role + "'s counters", e);
@@ -204,7 +236,9 @@ public final class RemoteServer implements MeasuredProcess {
     public int stop() {
         try {
             try {
-                toServer.close();
+                synchronized (this) {
+                    toServer.close();
+                }
             } catch (IOException e) {
                 // the session is gone already
             }

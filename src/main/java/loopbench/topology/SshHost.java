@@ -29,7 +29,8 @@ public record SshHost(String user, String host, int port, List<String> options) 
     public static SshHost parse(String uri, List<String> options) {
         Matcher m = URI.matcher(uri.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + uri + "' is not ssh://[user@]host[:port] (e.g. ssh://bench@host-b)");
+            throw new IllegalArgumentException("'" + uri + "' is not ssh://[user@]host[:port] (e.g. "
+                    + "ssh://bench@host-b)");
         }
         int port = m.group(3) == null ? 22 : Integer.parseInt(m.group(3));
         if (port < 1 || port > 65535) {

@@ -105,6 +105,8 @@ class CliArgumentsTest {
         String backend = "127.0.0.1:9";
         return Stream.of(
                 Arguments.of(new String[] {"origin", "--transport", "foo"}, new String[] {"'foo'", "nio, epoll, io_uring"}),
+                Arguments.of(new String[] {"origin", "--parent-heartbeat", "5s"},
+                        new String[] {"--parent-heartbeat needs --exit-with-parent"}),
                 Arguments.of(new String[] {"echo", "--transport", "NIO"}, new String[] {"'NIO'", "nio, epoll, io_uring"}),
                 Arguments.of(new String[] {"origin", "--leak-detection", "on"},
                         new String[] {"'on'", "disabled, simple, advanced, paranoid"}),

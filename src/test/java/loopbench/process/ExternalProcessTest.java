@@ -45,7 +45,8 @@ class ExternalProcessTest {
                 assertTrue(proxy.isAlive());
                 assertEquals("127.0.0.1:" + port, proxy.hostPort());
                 tree = ProcessHandle.of(proxy.pid()).orElseThrow().descendants().toList();
-                assertTrue(tree.stream().anyMatch(h -> h.info().command().orElse("").endsWith("sleep")), tree::toString);
+                assertTrue(tree.stream().anyMatch(h -> h.info().command().orElse("").endsWith("sleep")),
+                        tree::toString);
                 assertTrue(tree.stream().anyMatch(h -> h.info().command().orElse("").endsWith("java")), tree::toString);
                 ProcStat.Snapshot before = proxy.procStat();
                 RawHttp.Response r;

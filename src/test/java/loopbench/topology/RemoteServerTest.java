@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -35,8 +36,8 @@ class RemoteServerTest {
             port = Integer.parseInt(origin.hostPort().substring("127.0.0.1:".length()));
             // The jar was copied there with scp, under its content's name.
             String classPath = hosts.jvm(origin.host()).classPath();
-            assertTrue(classPath.matches("/tmp/loopbench-[0-9a-f]{16}\\.jar") && Files.isRegularFile(Path.of(classPath)),
-                    classPath);
+            assertTrue(classPath.matches("/tmp/loopbench-[0-9a-f]{16}\\.jar"), classPath);
+            assertTrue(Files.isRegularFile(Path.of(classPath)), classPath);
             ProcStat.Snapshot before = origin.procStat();
             try (RawHttp.Conn c = RawHttp.open(port)) {
                 for (int i = 0; i < 20; i++) {
@@ -75,6 +76,29 @@ class RemoteServerTest {
         } finally {
             echo.stop();
         }
+    }
+
+    /** The link goes silent without a reset (the ssh client frozen): the server stops after its heartbeat. */
+    @Test
+    void aLinkThatGoesSilentLeavesNoProcessBehind() throws Exception {
+        Properties p = sshd.hosts("origin");
+        p.setProperty("heartbeat", "2s");
+        HostsFile hosts = HostsFile.parse(p, "test hosts");
+        RemoteServer origin = hosts.startServer("origin", "origin", List.of("--io-threads", "1"));
+        long ssh = origin.sshProcess().pid();
+        try {
+            Thread.sleep(3_000); // the heartbeat keeps it up meanwhile
+            assertTrue(ProcessHandle.of(origin.remotePid()).isPresent(), "alive while the link carries heartbeats");
+            signal("STOP", ssh); // the connection stays up; nothing more goes through it
+            awaitGone(origin.remotePid());
+        } finally {
+            signal("CONT", ssh);
+            origin.stop();
+        }
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start().waitFor());
     }
 
     private static void awaitGone(long pid) throws InterruptedException {
