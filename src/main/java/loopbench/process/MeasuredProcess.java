@@ -2,6 +2,8 @@ package loopbench.process;
 
 import loopbench.metrics.ProcStat;
 
+import java.util.Map;
+
 /**
  * A component of an end-to-end run that is a process of its own, started, measured and stopped by the run: a
  * loopbench server in a child JVM ({@link ServerProcess}), a gateway started from a command template
@@ -26,6 +28,14 @@ public interface MeasuredProcess extends AutoCloseable {
 
     /** What it logged on stderr so far (to explain a failure). */
     String stderr();
+
+    /**
+     * What it said it runs on: loopbench's servers name their Netty, transport and epoll mode in their ready line
+     * ({@code netty=4.2.18.Final transport=epoll ...}); a gateway that is not loopbench's says nothing (empty).
+     */
+    default Map<String, String> stack() {
+        return Map.of();
+    }
 
     /** Stops it (gracefully, then forcibly) and returns its exit code; idempotent. */
     int stop();

@@ -181,8 +181,8 @@ public final class ServerProcess implements MeasuredProcess {
         listening.completeExceptionally(new IllegalStateException("exited with code " + code));
     }
 
-    /** {@code key=value} pairs separated by spaces, in order. */
-    static Map<String, String> pairs(String s) {
+    /** {@code key=value} pairs separated by spaces, in order (the stack of a ready line). */
+    public static Map<String, String> pairs(String s) {
         Map<String, String> m = new LinkedHashMap<>();
         if (s != null) {
             for (String pair : s.trim().split("\\s+")) {
@@ -204,6 +204,7 @@ public final class ServerProcess implements MeasuredProcess {
      * What the server said it runs on, from its ready line: {@code netty} (version), {@code transport} and, on
      * epoll, {@code epoll-mode} (listening,accepted); the Mina echo server says {@code framework=mina}.
      */
+    @Override
     public Map<String, String> stack() {
         return stack;
     }

@@ -4,6 +4,7 @@ import loopbench.metrics.ProcStat;
 import loopbench.metrics.ProcStatReport;
 import loopbench.process.MeasuredProcess;
 import loopbench.process.ProcessLog;
+import loopbench.process.ServerProcess;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -42,7 +44,7 @@ public final class RemoteServer implements MeasuredProcess {
     private static final long START_TIMEOUT_SECONDS = 120;
     private static final long STOP_TIMEOUT_SECONDS = 15;
     private static final long READ_TIMEOUT_SECONDS = 10;
-    private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
+    private static final Pattern LISTENING = Pattern.compile("^listening on (\\S+):(\\d+)(?: (.*))?$");
     private static final Set<RemoteServer> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -57,10 +59,11 @@ public final class RemoteServer implements MeasuredProcess {
     private final BlockingQueue<String> reports;
     private final ProcessLog log;
     private final String hostPort;
+    private final Map<String, String> stack;
     private final long remotePid;
 
     private RemoteServer(String role, RemoteJvm jvm, Process ssh, BlockingQueue<String> reports, ProcessLog log,
-                         String hostPort) {
+                         String hostPort, Map<String, String> stack) {
         this.role = role;
         this.jvm = jvm;
         this.ssh = ssh;
@@ -68,6 +71,7 @@ public final class RemoteServer implements MeasuredProcess {
         this.reports = reports;
         this.log = log;
         this.hostPort = hostPort;
+        this.stack = stack;
         this.remotePid = reading().pid();
     }
 
@@ -88,14 +92,15 @@ public final class RemoteServer implements MeasuredProcess {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
         }
-        CompletableFuture<Integer> port = new CompletableFuture<>();
+        CompletableFuture<Matcher> ready = new CompletableFuture<>();
         BlockingQueue<String> reports = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> readStdout(p, port, reports), "loopbench-remote-" + role + "-stdout");
+        Thread reader = new Thread(() -> readStdout(p, ready, reports), "loopbench-remote-" + role + "-stdout");
         reader.setDaemon(true);
         reader.start();
         try {
-            int listening = port.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            RemoteServer server = new RemoteServer(role, jvm, p, reports, stderr, reachAddress + ":" + listening);
+            Matcher line = ready.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            RemoteServer server = new RemoteServer(role, jvm, p, reports, stderr, reachAddress + ":" + line.group(2),
+                    ServerProcess.pairs(line.group(3)));
             LIVE.add(server);
             server.beatEvery(heartbeat.dividedBy(3));
             return server;
@@ -112,22 +117,22 @@ public final class RemoteServer implements MeasuredProcess {
         }
     }
 
-    private static void readStdout(Process p, CompletableFuture<Integer> port, BlockingQueue<String> reports) {
+    private static void readStdout(Process p, CompletableFuture<Matcher> ready, BlockingQueue<String> reports) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
                 Matcher m = LISTENING.matcher(line.trim());
-                if (!port.isDone() && m.matches()) {
-                    port.complete(Integer.parseInt(m.group(2)));
+                if (!ready.isDone() && m.matches()) {
+                    ready.complete(m);
                 } else if (ProcStatReport.isReport(line)) {
                     reports.add(line);
                 }
             }
         } catch (IOException | RuntimeException e) {
-            port.completeExceptionally(e);
+            ready.completeExceptionally(e);
         }
         try {
-            port.completeExceptionally(new IllegalStateException("ssh exited with code " + p.waitFor()));
+            ready.completeExceptionally(new IllegalStateException("ssh exited with code " + p.waitFor()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -204,6 +209,11 @@ public final class RemoteServer implements MeasuredProcess {
     @Override
     public String hostPort() {
         return hostPort;
+    }
+
+    @Override
+    public Map<String, String> stack() {
+        return stack;
     }
 
     /** Whether its SSH session (and so the server at its end) is still there. */
