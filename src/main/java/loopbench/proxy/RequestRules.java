@@ -26,12 +26,18 @@ import java.util.List;
  *       {@link #refusal});</li>
  *   <li>a transfer coding other than exactly chunked (stream mode; aggregated requests carry none): 400, since any
  *       other coding would reach the backend undeclared once Transfer-Encoding, a hop-by-hop header, is rewritten;</li>
+ *   <li>a Transfer-Encoding that names chunked more than once, in either mode: 400 (RFC 9112 7: chunked is applied
+ *       once). Netty 4.2's decoder refuses it itself; 4.1's reads the body as chunked, so that the aggregator would
+ *       forward a request another reader could frame differently ({@link #chunkedMoreThanOnce}, checked on the head
+ *       before aggregation by {@link RequestAggregator});</li>
  *   <li>a body announced larger than --max-content-length (stream mode; the aggregator checks its own): 413.</li>
  * </ul>
  */
 final class RequestRules {
     private RequestRules() {
     }
+
+    static final String CHUNKED_MORE_THAN_ONCE = "Transfer-Encoding names chunked more than once";
 
     /** Why a request is refused, for the proxy's log (the client only sees the status). */
     record Refusal(HttpResponseStatus status, String reason) {
@@ -50,6 +56,9 @@ final class RequestRules {
         int hosts = takeHosts(h);
         if (hosts > 1) {
             return new Refusal(HttpResponseStatus.BAD_REQUEST, hosts + " Host headers");
+        }
+        if (chunkedMoreThanOnce(h)) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, CHUNKED_MORE_THAN_ONCE);
         }
         if (h.contains(HttpHeaderNames.TRANSFER_ENCODING) && !plainChunked(request, streaming)) {
             return new Refusal(HttpResponseStatus.BAD_REQUEST, "unsupported transfer coding "
@@ -79,6 +88,25 @@ final class RequestRules {
         int before = h.size();
         h.remove(HttpHeaderNames.HOST);
         return before - h.size();
+    }
+
+    /**
+     * Whether the Transfer-Encoding fields, together, name chunked more than once ({@code chunked, chunked}, or two
+     * fields). A request without the header costs one lookup and allocates nothing.
+     */
+    static boolean chunkedMoreThanOnce(HttpHeaders h) {
+        if (!h.contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+            return false;
+        }
+        int chunked = 0;
+        for (String field : h.getAll(HttpHeaderNames.TRANSFER_ENCODING)) {
+            for (String coding : field.split(",")) {
+                if (HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(coding.trim())) {
+                    chunked++;
+                }
+            }
+        }
+        return chunked > 1;
     }
 
     /** Aggregated requests have no Transfer-Encoding left; streamed ones may say exactly chunked. */

@@ -82,6 +82,8 @@ class L7SmugglingTest {
                         + "\r\n\r\n" + HIDDEN, Outcome.REFUSED, null),
                 new Case("TE chunked twice", HEAD + "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + chunkedHidden, Outcome.REFUSED, null),
+                new Case("TE chunked twice in one list", HEAD + "Transfer-Encoding: chunked, chunked\r\n\r\n"
+                        + chunkedHidden, Outcome.REFUSED, null),
                 new Case("TE in HTTP/1.0", "POST /a HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + chunkedHidden, Outcome.REFUSED, null),
                 new Case("space before the colon", HEAD + "Transfer-Encoding : chunked\r\nContent-Length: "
