@@ -161,6 +161,28 @@ class OriginServerTest {
         }
     }
 
+    /**
+     * C004-1's load: webbench sends HTTP/1.0 without keep-alive, the generator's connection-close mode HTTP/1.1 with
+     * Connection: close. The origin answers both with the same status, headers and body and closes both connections
+     * itself, first, after the response: for the server the two loads differ only in a few request bytes.
+     */
+    @Test
+    void webbenchsHttp10AndTheGeneratorsConnectionCloseGetTheSameAnswerAndClose() throws Exception {
+        Response[] answers = new Response[2];
+        String[] requests = {"GET / HTTP/1.0\r\nUser-Agent: WebBench 1.5\r\nHost: 127.0.0.1\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"};
+        for (int i = 0; i < 2; i++) {
+            try (Conn c = RawHttp.open(port(1024 * 1024))) {
+                c.send(RawHttp.ascii(requests[i]));
+                answers[i] = c.read();
+                assertTrue(c.closedByPeer(), requests[i]);
+            }
+        }
+        assertEquals(answers[0].version() + " " + answers[0].status() + " " + answers[0].headers(),
+                answers[1].version() + " " + answers[1].status() + " " + answers[1].headers());
+        assertArrayEquals(answers[0].body(), answers[1].body());
+    }
+
     @Test
     void malformedRequestGets400AndClose() throws Exception {
         try (Conn c = RawHttp.open(port(1))) {

@@ -98,6 +98,19 @@ class SuiteRoundsTest {
         assertEquals(2, j.exit(), j.toString());
         assertTrue(j.err().contains("runs from the netty-4.1 benchmarks jar: give it with --jar netty-4.1=JAR"),
                 j.err());
+        Path bench = Files.writeString(dir.resolve("benchmarks.jar"), "");
+        String absent = dir.resolve("netty-4.1/benchmarks.jar").toString();
+        Result needed = suite("--profile", jar.toString(), "--benchmarks-jar", bench.toString(), "--jar",
+                "netty-4.1=" + absent, "--out", dir.resolve("out").toString());
+        assertEquals(2, needed.exit(), needed.toString());
+        assertTrue(needed.err().contains("--jar netty-4.1=" + absent + ": no such file; " + jar + " line 1 runs "
+                + "from it (build it with ./mvnw -Pjmh package -Dnetty.version=4.1.136.Final)"), needed.err());
+        Path plain = Files.writeString(dir.resolve("plain.jmh"), "[rounds=2] A\n");
+        Result unused = suite("--profile", plain.toString(), "--jar", "netty-4.1=" + absent, "--dry-run");
+        assertEquals(0, unused.exit(), "a jar no line runs from need not exist (the Maven build names it): " + unused);
+        Result unknownJar = suite("--profile", plain.toString(), "--jar", "netty-4.0=" + absent, "--dry-run");
+        assertEquals(2, unknownJar.exit(), unknownJar.toString());
+        assertTrue(unknownJar.err().contains("unknown name; valid: netty-4.1"), unknownJar.err());
         Path badParam = Files.writeString(dir.resolve("p.jmh"), "[rounds=2] A -p layer\n");
         Result b = suite("--profile", badParam.toString(), "--dry-run");
         assertEquals(2, b.exit(), b.toString());
