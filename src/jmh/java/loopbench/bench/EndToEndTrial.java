@@ -7,6 +7,7 @@ import loopbench.load.LoadGenerator;
 import loopbench.load.LoadResult;
 import loopbench.load.LoadSnapshot;
 import loopbench.load.LoadSpec;
+import loopbench.metrics.MemoryReport;
 import loopbench.metrics.ProcStat;
 import loopbench.process.CommandTemplate;
 import loopbench.process.ExternalProcess;
@@ -46,7 +47,9 @@ import java.util.regex.Pattern;
  * <p>Each iteration also yields, from /proc of every component's own process, CPU-µs and context switches per
  * request, the corrected latency percentiles, bytes per request on each leg and the error count (names in
  * {@link EndToEndMetrics}), which {@link EndToEndProfiler} hands to JMH as secondary results. An iteration with
- * any failed request fails the benchmark: a figure with errors in it is not reported at all. At the end of the
+ * any failed request fails the benchmark: a figure with errors in it is not reported at all. Every server also reports
+ * what it holds in memory at each iteration's end ({@link ServerProcess#memory()}: asked outside the measured time,
+ * read on a thread of the server's that serves no connection), per process and per client connection. At the end of the
  * trial, the load generator's whole result over the measurement iterations (with the full latency distribution
  * and the per-second series) goes to a side file next to the suite's results.
  *
@@ -77,6 +80,9 @@ public final class EndToEndTrial implements AutoCloseable {
     private double predictedBound = Double.NaN;
     private int messageBytes;
     private boolean failOnErrors = true;
+    private final List<IterationFigures> figures = new ArrayList<>();
+    /** Each server's last memory report, for the side file. */
+    private final Map<String, MemoryReport> lastMemory = new LinkedHashMap<>();
 
     // per iteration
     private LoadSnapshot iterationStart;
@@ -245,6 +251,19 @@ public final class EndToEndTrial implements AutoCloseable {
         this.messageBytes = bytes;
     }
 
+    /** Figures a benchmark adds to every iteration's: its own counters, read at the iteration's ends. */
+    interface IterationFigures {
+        void iterationStarted();
+
+        /** The iteration's figures, by metric name (EndToEndMetrics). */
+        Map<String, Double> iterationEnded();
+    }
+
+    /** Adds {@code f}'s figures to every iteration's from the next one on. */
+    void addFigures(IterationFigures f) {
+        figures.add(f);
+    }
+
     /** Whether a failed request fails the iteration (true, except where failures are what is measured). */
     public void failOnErrors(boolean fail) {
         this.failOnErrors = fail;
@@ -265,6 +284,7 @@ public final class EndToEndTrial implements AutoCloseable {
             procStart.put(role, p.procStat());
             ioStart.put(role, p.io());
         });
+        figures.forEach(IterationFigures::iterationStarted);
         if (measuring && measurementStart == null) {
             measurementStart = iterationStart;
         }
@@ -282,6 +302,13 @@ public final class EndToEndTrial implements AutoCloseable {
         }
         Map<String, ProcStat.Snapshot> deltas = perRoleDeltas();
         lastMetrics = metrics(r, deltas);
+        servers.forEach((role, p) -> {
+            MemoryReport memory = p.memory(); // null: a process that cannot say (an external gateway, a remote host)
+            if (memory != null) {
+                lastMetrics.putAll(memoryMetrics(role, memory));
+            }
+        });
+        figures.forEach(f -> lastMetrics.putAll(f.iterationEnded()));
         if (measuring && placement != null) {
             Map<String, ProcStat.Snapshot> all = new LinkedHashMap<>(deltas);
             all.put(EndToEndMetrics.CLIENT, end.process().minus(iterationStart.process()));
@@ -307,6 +334,7 @@ public final class EndToEndTrial implements AutoCloseable {
     Map<String, Double> metrics(LoadResult r, Map<String, ProcStat.Snapshot> serverDeltas) {
         Map<String, Double> m = new LinkedHashMap<>();
         long requests = r.requests();
+        m.put(EndToEndMetrics.LATENCY_MEAN, r.corrected().getMean());
         m.put(EndToEndMetrics.LATENCY_P50, (double) r.corrected().getValueAtPercentile(50));
         m.put(EndToEndMetrics.LATENCY_P90, (double) r.corrected().getValueAtPercentile(90));
         m.put(EndToEndMetrics.LATENCY_P99, (double) r.corrected().getValueAtPercentile(99));
@@ -343,6 +371,20 @@ public final class EndToEndTrial implements AutoCloseable {
         if (messageBytes > 0 && r.durationSeconds() > 0) {
             m.put(EndToEndMetrics.ECHO_MIB_PER_SECOND, requests * (double) messageBytes / r.durationSeconds() / (1 << 20));
         }
+        return m;
+    }
+
+    /** A server's memory figures, per process and per client connection (the load generator's connections). */
+    Map<String, Double> memoryMetrics(String role, MemoryReport report) {
+        lastMemory.put(role, report);
+        Map<String, Double> m = new LinkedHashMap<>();
+        int connections = spec == null ? 0 : spec.connections();
+        report.figures().forEach((figure, bytes) -> {
+            m.put(EndToEndMetrics.memory(role, figure), (double) bytes);
+            if (connections > 0) {
+                m.put(EndToEndMetrics.memoryPerConnection(role, figure), (double) bytes / connections);
+            }
+        });
         return m;
     }
 
@@ -437,6 +479,17 @@ public final class EndToEndTrial implements AutoCloseable {
         o.addProperty("fork", ProcessHandle.current().pid());
         ForkIdentity.current().addTo(o); // run (and group, arm, round in the rounds engine): readers keep their run's
         o.add("stack", stack(result));
+        if (!lastMemory.isEmpty()) {
+            JsonObject memory = new JsonObject();
+            lastMemory.forEach((role, r) -> {
+                JsonObject j = new JsonObject();
+                j.addProperty("netty", r.netty());
+                j.addProperty("allocator", r.allocator());
+                r.figures().forEach(j::addProperty);
+                memory.add(role, j);
+            });
+            o.add("memory", memory); // at the end of the last iteration, as each server read it
+        }
         o.add("load", result.toJson());
         if (placement != null) {
             o.add("placement", placement.toJson());

@@ -1,5 +1,6 @@
 package loopbench.cli;
 
+import loopbench.metrics.MemoryReport;
 import loopbench.metrics.ProcStatReport;
 import loopbench.server.LoopbackServer;
 import loopbench.server.RunningServer;
@@ -13,6 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -26,7 +29,8 @@ final class ServerRunner {
     /**
      * With {@code exitWithParent}, also stops when stdin reaches end-of-file (the parent holding it is gone), and
      * answers each {@value ProcStatReport#REQUEST} line on stdin with its /proc counters on stdout (a parent on
-     * another machine reads them so).
+     * another machine reads them so) and each {@value MemoryReport#REQUEST} line with the server's
+     * {@link MemoryReport}.
      */
     static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent) {
@@ -36,8 +40,10 @@ final class ServerRunner {
     /** As above; with {@code heartbeat}, also stops when stdin stays silent that long (see {@link #stopOnSignal}). */
     static int serveUntilSignalled(Supplier<? extends RunningServer> start, PrintStream out, PrintStream err,
                                    boolean exitWithParent, Duration heartbeat) {
-        CountDownLatch stop = stopOnSignal(exitWithParent, heartbeat);
+        AtomicReference<RunningServer> running = new AtomicReference<>();
+        CountDownLatch stop = stopOnSignal(exitWithParent, heartbeat, line -> answer(line, running.get(), out));
         RunningServer server = start.get();
+        running.set(server);
         try {
             err.println("loopbench: " + server);
             out.println("listening on " + LoopbackServer.hostPort(server.address()) + " " + server.stack());
@@ -61,12 +67,26 @@ final class ServerRunner {
         return stopOnSignal(exitWithParent, null);
     }
 
+    /** A request from the parent: the memory report (once the server runs); anything else is not this one's. */
+    private static void answer(String line, RunningServer server, PrintStream out) {
+        if (server != null && MemoryReport.REQUEST.equals(line.trim())) {
+            out.println(server.memory().line()); // println is one synchronized write: never inside another line
+            out.flush();
+        }
+    }
+
+    /** As {@link #stopOnSignal(boolean, Duration, Consumer)}, with no requests of the caller's own. */
+    static CountDownLatch stopOnSignal(boolean exitWithParent, Duration heartbeat) {
+        return stopOnSignal(exitWithParent, heartbeat, line -> { });
+    }
+
     /**
-     * As {@link #stopOnSignal(boolean)}; with {@code heartbeat} (and {@code exitWithParent}), also opens when nothing
+     * As {@link #stopOnSignal(boolean)}, each stdin line also to {@code requests}; with {@code heartbeat} (and
+     * {@code exitWithParent}), also opens when nothing
      * arrives on stdin for that long: a parent on another machine writes a line every few seconds, so a link that
      * drops without a reset (no end of file ever comes) still ends the server.
      */
-    static CountDownLatch stopOnSignal(boolean exitWithParent, Duration heartbeat) {
+    static CountDownLatch stopOnSignal(boolean exitWithParent, Duration heartbeat, Consumer<String> requests) {
         if (heartbeat != null && (!exitWithParent || heartbeat.isZero() || heartbeat.isNegative())) {
             throw new Cli.BadInput("--parent-heartbeat needs --exit-with-parent and a duration above 0, was "
                     + heartbeat);
@@ -88,6 +108,7 @@ final class ServerRunner {
                             System.out.println(ProcStatReport.of(ProcessHandle.current().pid()));
                             System.out.flush();
                         }
+                        requests.accept(line);
                     }
                 } catch (java.io.IOException e) {
                     // a broken pipe is an end too

@@ -281,6 +281,19 @@ public final class ProcStat {
         throw new IllegalStateException("no " + field + " in " + status);
     }
 
+    /**
+     * A process's resident set size now, in bytes ({@code VmRSS} of /proc/PID/status: its pages in RAM, heap, direct
+     * buffers, code and thread stacks alike).
+     */
+    public static long residentBytes(long pid) {
+        String v = statusField(pid, "VmRSS"); // "123456 kB"
+        String[] parts = v.split("\\s+");
+        if (parts.length != 2 || !parts[1].equals("kB")) {
+            throw new IllegalStateException("VmRSS of /proc/" + pid + "/status is not 'N kB': " + v);
+        }
+        return Long.parseLong(parts[0]) * 1024;
+    }
+
     /** {@link #cpusAllowedList} of every thread of a process alive now, by thread id. */
     public static Map<Long, String> cpusAllowedListByThread(long pid) {
         Map<Long, String> byThread = new HashMap<>();

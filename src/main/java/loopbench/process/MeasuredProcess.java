@@ -1,5 +1,6 @@
 package loopbench.process;
 
+import loopbench.metrics.MemoryReport;
 import loopbench.metrics.ProcStat;
 
 import java.util.Map;
@@ -35,6 +36,14 @@ public interface MeasuredProcess extends AutoCloseable {
      */
     default Map<String, String> stack() {
         return Map.of();
+    }
+
+    /**
+     * What it holds in memory now, as it reads it itself ({@link MemoryReport}), or null for a process that cannot say
+     * (a gateway that is not loopbench's; a server on another machine, whose link carries /proc counters only).
+     */
+    default MemoryReport memory() {
+        return null;
     }
 
     /** Stops it (gracefully, then forcibly) and returns its exit code; idempotent. */

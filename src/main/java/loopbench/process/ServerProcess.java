@@ -1,12 +1,14 @@
 package loopbench.process;
 
 import loopbench.knobs.Transport;
+import loopbench.metrics.MemoryReport;
 import loopbench.metrics.ProcStat;
 import loopbench.topology.Host;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +19,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -37,6 +41,9 @@ import java.util.regex.Pattern;
  * <p>A {@link Host} says where it runs: on which CPUs ({@code taskset -c}) and in which network namespace
  * ({@code ip netns exec}); both exec the server in their own process, so the process started is the server's.
  *
+ * <p>{@link #memory()} asks it what it holds ({@value MemoryReport#REQUEST} on its stdin, one line back on its stdout):
+ * only when asked, on a thread of its own that serves no connection.
+ *
  * <p>No server outlives its parent: every child gets {@code --exit-with-parent} (it stops when its stdin closes,
  * which happens when this JVM dies, however it dies), {@link #close()} stops it (SIGTERM, then SIGKILL after a
  * grace period), and a shutdown hook closes whatever is still running when this JVM exits.
@@ -44,6 +51,7 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements MeasuredProcess {
     private static final long START_TIMEOUT_SECONDS = 60;
     private static final long STOP_TIMEOUT_SECONDS = 15;
+    private static final long MEMORY_TIMEOUT_SECONDS = 10;
     private static final Pattern LISTENING = Pattern.compile("^listening on (\\S+):(\\d+)(?: (.*))?$");
     private static final Set<ServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -61,14 +69,18 @@ public final class ServerProcess implements MeasuredProcess {
     private final InetSocketAddress address;
     private final Map<String, String> stack;
     private final List<String> command;
+    /** Memory lines from its stdout, as they come. */
+    private final BlockingQueue<String> memoryLines;
 
-    private ServerProcess(String role, Process process, ProcessLog log, Ready ready, List<String> command) {
+    private ServerProcess(String role, Process process, ProcessLog log, Ready ready, List<String> command,
+                          BlockingQueue<String> memoryLines) {
         this.role = role;
         this.process = process;
         this.log = log;
         this.address = ready.address();
         this.stack = ready.stack();
         this.command = command;
+        this.memoryLines = memoryLines;
     }
 
     /** What the ready line says: where the server listens and what it runs on. */
@@ -117,12 +129,13 @@ public final class ServerProcess implements MeasuredProcess {
             throw new UncheckedIOException("cannot start " + String.join(" ", cmd) + ": " + e.getMessage(), e);
         }
         CompletableFuture<Ready> listening = new CompletableFuture<>();
-        Thread reader = new Thread(() -> readStdout(p, listening), "loopbench-" + role + "-stdout");
+        BlockingQueue<String> memoryLines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> readStdout(p, listening, memoryLines), "loopbench-" + role + "-stdout");
         reader.setDaemon(true);
         reader.start();
         try {
             Ready ready = listening.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            ServerProcess server = new ServerProcess(role, p, stderr, ready, List.copyOf(cmd));
+            ServerProcess server = new ServerProcess(role, p, stderr, ready, List.copyOf(cmd), memoryLines);
             LIVE.add(server);
             if (!p.isAlive()) { // died between its line and now: close() below reports it
                 server.close();
@@ -154,11 +167,18 @@ public final class ServerProcess implements MeasuredProcess {
         return i >= 0 && i + 1 < cmd.size() ? cmd.get(i + 1) : Transport.NIO.cliName();
     }
 
-    /** Completes {@code listening} with the first "listening on" line, then drains stdout. */
-    private static void readStdout(Process p, CompletableFuture<Ready> listening) {
+    /**
+     * Completes {@code listening} with the first "listening on" line, then drains stdout, keeping the answers to
+     * {@link #memory()} in {@code memoryLines}.
+     */
+    private static void readStdout(Process p, CompletableFuture<Ready> listening, BlockingQueue<String> memoryLines) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
+                if (MemoryReport.isReport(line)) {
+                    memoryLines.add(line);
+                    continue;
+                }
                 Matcher m = LISTENING.matcher(line.trim());
                 if (!listening.isDone() && m.matches()) {
                     String host = m.group(1);
@@ -238,6 +258,32 @@ public final class ServerProcess implements MeasuredProcess {
     @Override
     public ProcStat.Io io() {
         return ProcStat.io(process.pid());
+    }
+
+    /**
+     * What the server holds in memory now, as it reads it itself (its allocator's figures, Netty's direct-memory
+     * counter, its resident set size, its heap after the last collection): asked on its stdin, answered on its
+     * stdout. Throws if it does not answer within {@value #MEMORY_TIMEOUT_SECONDS} s.
+     */
+    @Override
+    public synchronized MemoryReport memory() {
+        memoryLines.clear();
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((MemoryReport.REQUEST + "\n").getBytes(StandardCharsets.US_ASCII));
+            in.flush();
+            String line = memoryLines.poll(MEMORY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new IllegalStateException(this + " did not report its memory within " + MEMORY_TIMEOUT_SECONDS
+                        + " s" + (process.isAlive() ? "" : " (it has exited)"));
+            }
+            return MemoryReport.parse(line);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot ask " + this + " for its memory: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + this + " for its memory", e);
+        }
     }
 
     /** Everything the process wrote to stderr so far (its log; leak reports would be here). */

@@ -13,7 +13,8 @@ public final class EndToEndMetrics {
     private EndToEndMetrics() {
     }
 
-    /** Corrected latency percentiles of the iteration, µs (closed loop: measured from the send). */
+    /** Corrected latency percentiles of the iteration, µs (closed loop: measured from the send), and their mean. */
+    public static final String LATENCY_MEAN = "e2e.latency.mean";
     public static final String LATENCY_P50 = "e2e.latency.p50";
     public static final String LATENCY_P90 = "e2e.latency.p90";
     public static final String LATENCY_P99 = "e2e.latency.p99";
@@ -51,6 +52,15 @@ public final class EndToEndMetrics {
     public static final String WARMUP_ERRORS = "e2e.warmup.errors";
     public static final String WARMUP_SECONDS_TO_90 = "e2e.warmup.secondsTo90";
 
+    /**
+     * Tasks handed to an event loop (EventLoopTaskBalanceBenchmark): from the submitting thread's call to the task's
+     * start on the loop, µs.
+     */
+    public static final String TASK_LATENCY_MEAN = "e2e.task.latency.mean";
+    public static final String TASK_LATENCY_P50 = "e2e.task.latency.p50";
+    public static final String TASK_LATENCY_P99 = "e2e.task.latency.p99";
+    public static final String TASK_LATENCY_MAX = "e2e.task.latency.max";
+
     /** Component roles. */
     public static final String CLIENT = "client";
     public static final String PROXY = "proxy";
@@ -75,6 +85,33 @@ public final class EndToEndMetrics {
         return "e2e." + role + ".cpusUsed";
     }
 
+    /**
+     * A memory figure of a server process at the end of the iteration, bytes (names in
+     * {@link loopbench.metrics.MemoryReport#FIGURES}: its allocator's direct memory reserved and in use, Netty's
+     * direct-memory counter, its resident set size, its heap after the last collection, ...), as the server read it.
+     */
+    public static String memory(String role, String figure) {
+        return "e2e." + role + ".mem." + figure;
+    }
+
+    /** {@link #memory} over the run's client connections: bytes per connection. */
+    public static String memoryPerConnection(String role, String figure) {
+        return memory(role, figure) + ".perConnection";
+    }
+
+    /**
+     * {@link #memory} at the end of a burst of large bodies (AllocatorMemoryBenchmark, phase after-burst), before the
+     * light load the iterations then measure.
+     */
+    public static String memoryAtBurstEnd(String role, String figure) {
+        return "e2e." + role + ".mem.burstEnd." + figure;
+    }
+
+    /** Whether a metric of this list is a memory figure (reported beside a comparison, not judged by the gate). */
+    public static boolean isMemory(String name) {
+        return name.startsWith("e2e.") && name.contains(".mem.");
+    }
+
     /** How many CPUs a component's process was allowed to run on (its Cpus_allowed_list, read back from /proc). */
     public static String cpusAllowed(String role) {
         return "e2e." + role + ".cpusAllowed";
@@ -86,7 +123,8 @@ public final class EndToEndMetrics {
      * (client, proxy, origin, echo) what it ran on ({"netty": version, "transport", and "epoll-mode" where epoll
      * reports one; as the servers' ready lines say), "load": the load generator's result JSON over the measurement
      * iterations (the format of {@code loopbench load --json}, with the full corrected latency distribution and the
-     * per-second series), "placement": where each process ran
+     * per-second series), "memory": per server, its last {@link loopbench.metrics.MemoryReport} ({"netty", "allocator",
+     * and each figure in bytes}), "placement": where each process ran
      * ({"name": the parameter, "available": the CPUs the fork could use, "plan": each component's CPUs as planned,
      * "cpus": each process's Cpus_allowed_list read back from /proc, "cpuUse": each one's CPU seconds over wall
      * seconds of the measurement, "note" where pinned could not pin), "topology": how they reached each other
@@ -100,7 +138,13 @@ public final class EndToEndMetrics {
 
     /** The unit of a metric of this list, as JMH's JSON and the tables show it. */
     public static String unit(String name) {
-        if (name.startsWith("e2e.latency.")) {
+        if (name.endsWith(".perConnection")) {
+            return "B/conn";
+        }
+        if (isMemory(name)) {
+            return "B";
+        }
+        if (name.startsWith("e2e.latency.") || name.startsWith("e2e.task.latency.")) {
             return "µs";
         }
         if (name.endsWith(".cpu")) {

@@ -13,6 +13,7 @@ import loopbench.knobs.EpollMode;
 import loopbench.knobs.EpollModes;
 import loopbench.knobs.Transport;
 import loopbench.line.NettyLine;
+import loopbench.metrics.MemoryReport;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -112,6 +113,12 @@ public final class LoopbackServer implements RunningServer {
             sb.append(" epoll-mode=").append(new EpollModes(listening, accepted).cliName());
         }
         return sb.toString();
+    }
+
+    /** What the process holds now, with the figures of the allocator every channel of this server uses. */
+    @Override
+    public MemoryReport memory() {
+        return MemoryReport.of(options.allocator().instance(options.buffers()), options.allocator().cliName());
     }
 
     /** Accept until the queue is empty ({@code accept} says so) or {@link #ACCEPTS_PER_WAKEUP}, on every transport. */

@@ -1,5 +1,7 @@
 package loopbench.server;
 
+import loopbench.metrics.MemoryReport;
+
 import java.net.InetSocketAddress;
 
 /**
@@ -22,6 +24,14 @@ public interface RunningServer extends AutoCloseable {
      * cannot hide.
      */
     String stack();
+
+    /**
+     * What the process holds in memory now, with the figures of the allocator its channels use; a server without a
+     * Netty allocator reports the process's figures only.
+     */
+    default MemoryReport memory() {
+        return MemoryReport.of(null, MemoryReport.NO_ALLOCATOR);
+    }
 
     default int port() {
         return address().getPort();

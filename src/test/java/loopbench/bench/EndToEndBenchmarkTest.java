@@ -1,6 +1,7 @@
 package loopbench.bench;
 
 import loopbench.line.NettyLine;
+import loopbench.metrics.MemoryReport;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import loopbench.topology.Placement;
@@ -134,6 +135,14 @@ class EndToEndBenchmarkTest {
             assertTrue(m.containsKey(EndToEndMetrics.contextSwitches(role)), role);
         }
         assertTrue(m.get(EndToEndMetrics.LATENCY_P99) >= m.get(EndToEndMetrics.LATENCY_P50));
+        for (String role : proxy == null ? List.of("origin") : List.of("proxy", "origin")) {
+            double rss = m.get(EndToEndMetrics.memory(role, MemoryReport.RSS));
+            assertTrue(rss > 0, role + " reports its memory: " + m);
+            assertEquals(rss / b.connections, m.get(EndToEndMetrics.memoryPerConnection(role, MemoryReport.RSS)), 1e-6);
+        }
+        if (proxy != null) { // the proxy's pooled allocator: what it reserved and what live buffers use of it
+            assertTrue(m.containsKey(EndToEndMetrics.memory("proxy", MemoryReport.ALLOCATOR_DIRECT_IN_USE)), m::toString);
+        }
         if ("7".equals(layer) && !"io_uring".equals(transport)) {
             assertTrue(m.get(EndToEndMetrics.BYTES_REQUEST_BACK) > m.get(EndToEndMetrics.BYTES_REQUEST_FRONT),
                     "the L7 proxy adds X-Forwarded-For on the way to the origin: " + m);

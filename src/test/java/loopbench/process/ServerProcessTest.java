@@ -1,5 +1,7 @@
 package loopbench.process;
 
+import loopbench.line.NettyLine;
+import loopbench.metrics.MemoryReport;
 import loopbench.metrics.ProcStat;
 import loopbench.origin.ResponseBody;
 import loopbench.testing.CliProcess;
@@ -49,6 +51,29 @@ class ServerProcessTest {
         assertTrue(origin.stderr().contains("origin stopped"), origin::stderr);
         Rig.assertPortFree(port);
         assertEquals(0, origin.stop(), "stop is idempotent");
+    }
+
+    /**
+     * A server in its own process reports its memory when asked on its stdin, with its allocator's figures and its
+     * Netty's version, as many times as asked; a server without a Netty allocator (Mina) reports the process only.
+     */
+    @Test
+    void aServerReportsItsMemoryWhenAsked() throws Exception {
+        try (ServerProcess echo = ServerProcess.start("echo", List.of("--allocator", "pooled", "--io-threads", "1"),
+                TEST_JVM); ServerProcess mina = ServerProcess.start("echo", List.of("--server", "mina",
+                "--io-threads", "1"), TEST_JVM)) {
+            for (int i = 0; i < 2; i++) {
+                MemoryReport r = echo.memory();
+                assertEquals("pooled", r.allocator(), r::line);
+                assertEquals(NettyLine.current().version(), r.netty(), r::line);
+                assertTrue(r.figures().containsKey(MemoryReport.ALLOCATOR_DIRECT_RESERVED), r::line);
+                assertTrue(r.figures().containsKey(MemoryReport.ALLOCATOR_DIRECT_IN_USE), r::line);
+                assertTrue(r.figures().get(MemoryReport.RSS) > 0, r::line);
+            }
+            MemoryReport m = mina.memory();
+            assertEquals(MemoryReport.NO_ALLOCATOR, m.allocator(), m::line);
+            assertTrue(m.figures().get(MemoryReport.RSS) > 0, m::line);
+        }
     }
 
     /** The path the end-to-end echo benchmark takes to Mina: {@code echo --server mina ...} in a child JVM. */
