@@ -16,9 +16,11 @@ import java.util.concurrent.Callable;
                 + "(each round, every profile line runs one fork of each side, back to back, the lines in random order, "
                 + "each side first in half the rounds) and "
                 + "judges every benchmark from its forks: candidate/baseline ratio of fork means with a 95%% interval "
-                + "(paired t on log ratios), for the score and, separately, bytes per operation (gc.alloc.rate.norm); "
-                + "Holm's correction over all of them; a regression only when the interval lies beyond the "
-                + "threshold (throughput is better higher, times and bytes lower, read from the JMH mode).",
+                + "(paired t on log ratios), for the score and, separately, bytes per operation (gc.alloc.rate.norm), "
+                + "CPU per operation (cpu.ns/op) and, end to end, the server's own CPU per request (the proxy's, else "
+                + "the origin's or the echo server's); Holm's correction over all of them; a regression only when the "
+                + "interval lies beyond the threshold (throughput is better higher, times and bytes lower, read from "
+                + "the JMH mode). The servers' memory figures are shown with their intervals, not judged.",
                 "Prints progress and a table; writes a Markdown summary and JSON, and every fork's raw JSON and log "
                         + "under --out (rewritten after every round: a killed gate keeps what it measured).",
                 "Exit: 0 pass, 1 regression, 2 bad usage, a side that failed to run, or an incomplete gate (less "

@@ -35,10 +35,12 @@ import java.util.Set;
  * hits both sides of a pair alike and cancels in their ratio, and so does any effect of being first or second in a
  * pair. One fork at a time, while the engine holds JMH's machine-wide lock.
  *
- * <p>After every round, per benchmark and metric (the score, and bytes per operation where the line runs
- * {@code -prof gc}), {@link Comparison#judge} pairs the fork means of the rounds: candidate/baseline ratio with a
- * 95% interval (paired t on log ratios), Holm's correction over everything judged, regression only when the
- * interval lies beyond the threshold. Every fork's JSON and log stay in {@code OUT/forks/}, and the reports are
+ * <p>After every round, per benchmark and metric (the score; bytes per operation where the line runs
+ * {@code -prof gc}; CPU per operation where it runs ProcCpuProfiler; end to end, the server's own CPU per request:
+ * {@link Comparison#DEFAULT_METRICS}), {@link Comparison#judge} pairs the fork means of the rounds: candidate/baseline
+ * ratio with a 95% interval (paired t on log ratios), Holm's correction over everything judged, regression only when
+ * the interval lies beyond the threshold. The servers' memory figures are shown beside, with their intervals, and
+ * judged by no one ({@link Comparison#shown}). Every fork's JSON and log stay in {@code OUT/forks/}, and the reports are
  * rewritten after every round, so a gate that is killed keeps what it measured.
  *
  * <p>A gate that judged less than its profile asks (a line that selects nothing in one jar, a benchmark or a parameter
@@ -198,8 +200,15 @@ public final class Gate {
             }
             roundBaseline.clear();
             roundCandidate.clear();
-            rows = Comparison.judge(Comparison.entries(baseline, candidate, Comparison.DEFAULT_METRICS), true,
-                    settings.thresholds());
+            List<Comparison.Row> judged = Comparison.judge(Comparison.entries(baseline, candidate,
+                    Comparison.DEFAULT_METRICS), true, settings.thresholds());
+            List<JmhResult> all = new ArrayList<>();
+            baseline.values().forEach(all::addAll);
+            candidate.values().forEach(all::addAll);
+            List<Comparison.Row> memory = Comparison.shown(Comparison.entries(baseline, candidate,
+                    Comparison.memoryMetrics(all)), true);
+            rows = new ArrayList<>(judged);
+            rows.addAll(memory);
             boolean last = round.number() == settings.rounds();
             writeReports(rows, round.number(), last ? verdict(rows, dropped, settings.allowPartial()) : "RUNNING");
             return RoundsEngine.Decision.CONTINUE;

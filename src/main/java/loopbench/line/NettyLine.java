@@ -3,9 +3,11 @@ package loopbench.line;
 import io.netty.bootstrap.AbstractBootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.Version;
 
+import java.util.OptionalInt;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
@@ -16,7 +18,8 @@ import java.util.function.Consumer;
  *
  * <p>What differs: how event-loop groups are made (4.2's IoHandlers under {@code MultiThreadIoEventLoopGroup},
  * 4.1's group per transport), where io_uring lives (4.2's own transport, 4.1's incubator artifact), and
- * edge-triggered epoll (4.1 can switch {@code EpollChannelOption.EPOLL_MODE}; 4.2's epoll is level-triggered only).
+ * edge-triggered epoll (4.1 can switch {@code EpollChannelOption.EPOLL_MODE}; 4.2's epoll is level-triggered only),
+ * and how a loop shares its time between I/O and tasks (4.1's {@code ioRatio}; 4.2 runs tasks for a fixed quantum).
  */
 public interface NettyLine {
 
@@ -71,4 +74,18 @@ public interface NettyLine {
 
     /** Whether an epoll channel is edge-triggered, read back from its config; null for another transport's. */
     Boolean edgeTriggered(Channel channel);
+
+    /** Why this line's event loops take no {@code ioRatio}, or null when they do. */
+    String ioRatioRefusal();
+
+    /**
+     * Sets the share of each loop iteration's time that goes to I/O rather than tasks (1..100; 4.1's default 50: tasks
+     * get as long as the I/O just took; 100: every task queued, however long) on every loop of {@code group}. Throws
+     * {@link UnsupportedOperationException} with the reason where the line ({@link #ioRatioRefusal()}) or the group's
+     * transport has none, {@link IllegalArgumentException} for a ratio outside 1..100.
+     */
+    void ioRatio(EventLoopGroup group, int ioRatio);
+
+    /** A loop's ioRatio, read back from it; empty where it has none. */
+    OptionalInt ioRatio(EventLoop loop);
 }

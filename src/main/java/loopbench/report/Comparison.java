@@ -37,14 +37,25 @@ public final class Comparison {
     /** JMH's bytes allocated per operation ({@code -prof gc}): steady, so it can be held to a tight threshold. */
     public static final String ALLOC = "gc.alloc.rate.norm";
     public static final double ALLOC_FLOOR_BYTES = 1.0;
+    /** JMH-side CPU time per operation of the whole benchmark JVM ({@code -prof loopbench.bench.ProcCpuProfiler}). */
+    public static final String CPU_PER_OP = "cpu.ns/op";
     /**
-     * The metrics judged when none are named: the primary score, bytes per operation (where -prof gc ran), and for
-     * end-to-end benchmarks the proxy's CPU-µs per request (where EndToEndProfiler ran): with three processes on
-     * two cores, req/s moves with whatever else the machine does; the proxy's own CPU per request much less.
-     * Each is judged with the score's threshold, except bytes per operation.
+     * A name in a metric list that stands, per benchmark, for the CPU-µs per request of the component under test:
+     * the proxy's where the results have it, else the origin's (no proxy), else the echo server's. One CPU figure per
+     * end-to-end benchmark, the one its question is about: the origin behind a proxy is not what a proxy line
+     * measures, and every extra comparison asks more of each in Holm's correction.
      */
-    public static final List<String> DEFAULT_METRICS = List.of(JmhResult.PRIMARY, ALLOC,
-            EndToEndMetrics.cpu(EndToEndMetrics.PROXY));
+    public static final String SERVER_CPU = "server CPU per request";
+    static final List<String> SERVER_CPU_ORDER = List.of(EndToEndMetrics.cpu(EndToEndMetrics.PROXY),
+            EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN), EndToEndMetrics.cpu(EndToEndMetrics.ECHO));
+    /**
+     * The metrics judged when none are named: the primary score, bytes per operation (where -prof gc ran), CPU per
+     * operation (where ProcCpuProfiler ran), and for end-to-end benchmarks the server's own CPU-µs per request
+     * ({@link #SERVER_CPU}, where EndToEndProfiler ran): with three processes on two cores, req/s moves with
+     * whatever else the machine does; a server's own CPU per request much less. Each is judged with the score's
+     * threshold, except bytes per operation.
+     */
+    public static final List<String> DEFAULT_METRICS = List.of(JmhResult.PRIMARY, ALLOC, CPU_PER_OP, SERVER_CPU);
     /**
      * Default thresholds, percent (see README, "Gating in CI", for how they were chosen from measured
      * fork-to-fork variation): the score moves by a few percent between forks on a shared machine; bytes per
@@ -64,7 +75,8 @@ public final class Comparison {
     private Comparison() {
     }
 
-    public enum Status { REGRESSION, IMPROVEMENT, PASS, NO_VERDICT, ONLY_IN_BASELINE, ONLY_IN_CANDIDATE }
+    /** SHOWN: a change reported with its interval, never judged (memory figures beside a gate). */
+    public enum Status { REGRESSION, IMPROVEMENT, PASS, NO_VERDICT, ONLY_IN_BASELINE, ONLY_IN_CANDIDATE, SHOWN }
 
     /**
      * How much worse a metric may get before it can count, in percent: the primary score (and any other metric
@@ -119,7 +131,11 @@ public final class Comparison {
             List<JmhResult> b = baseline.getOrDefault(key, List.of());
             List<JmhResult> c = candidate.getOrDefault(key, List.of());
             JmhResult any = b.isEmpty() ? c.get(0) : b.get(0);
-            for (String metric : metrics) {
+            for (String asked : metrics) {
+                String metric = SERVER_CPU.equals(asked) ? serverCpu(b, c) : asked;
+                if (metric == null) {
+                    continue;
+                }
                 JmhResult.Metric m = firstWith(b, metric);
                 if (m == null) {
                     m = firstWith(c, metric);
@@ -134,9 +150,59 @@ public final class Comparison {
         return entries;
     }
 
+    /** The first of {@link #SERVER_CPU_ORDER} either side's results have, or null. */
+    private static String serverCpu(List<JmhResult> b, List<JmhResult> c) {
+        for (String m : SERVER_CPU_ORDER) {
+            if (firstWith(b, m) != null || firstWith(c, m) != null) {
+                return m;
+            }
+        }
+        return null;
+    }
+
     /** {@link #DEFAULT_METRICS} that any of the results has: bytes per operation only where -prof gc ran. */
     public static List<String> defaultMetrics(List<JmhResult> results) {
-        return DEFAULT_METRICS.stream().filter(m -> results.stream().anyMatch(r -> r.metric(m) != null)).toList();
+        return DEFAULT_METRICS.stream().filter(m -> results.stream().anyMatch(r -> SERVER_CPU.equals(m)
+                ? SERVER_CPU_ORDER.stream().anyMatch(s -> r.metric(s) != null) : r.metric(m) != null)).toList();
+    }
+
+    /**
+     * The memory figures of end-to-end results ({@link EndToEndMetrics#isMemory}; per process, not per connection:
+     * the same ratio), in order of first appearance: reported beside a gate with {@link #shown}, never judged.
+     */
+    public static List<String> memoryMetrics(List<JmhResult> results) {
+        Set<String> names = new LinkedHashSet<>();
+        for (JmhResult r : results) {
+            for (String n : r.secondaryNames()) {
+                if (EndToEndMetrics.isMemory(n) && !n.endsWith(".perConnection")) {
+                    names.add(n);
+                }
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * Rows that report a change with its 95% interval and judge nothing ({@link Status#SHOWN}): outside the Holm
+     * family, never a regression, never "not judged". A memory figure is a footprint, not a cost per operation; a
+     * threshold for it would be a number nobody measured, so the gate shows it and a reader judges it.
+     */
+    public static List<Row> shown(List<Entry> entries, boolean paired) {
+        List<Row> rows = new ArrayList<>();
+        for (Entry e : entries) {
+            int nb = e.baseline().length;
+            int nc = e.candidate().length;
+            if (nb < 2 || nc < 2 || (paired && nb != nc) || !allPositive(e.baseline()) || !allPositive(e.candidate())) {
+                rows.add(new Row(e, Status.SHOWN, null, "no interval (" + nb + " and " + nc + " values)"));
+                continue;
+            }
+            LogRatio ratio = paired ? LogRatio.paired(e.baseline(), e.candidate())
+                    : LogRatio.unpaired(e.candidate(), e.baseline());
+            Verdicts.Change change = new Verdicts.Change(ratio, e.higherIsBetter(), 0);
+            rows.add(new Row(e, Status.SHOWN, new Verdicts.Judgement(change, Verdicts.Verdict.NO_VERDICT,
+                    ratio.interval(Verdicts.CONFIDENCE), Double.NaN, Double.NaN, Double.NaN), ratio.method()));
+        }
+        return rows;
     }
 
     /**
@@ -228,7 +294,7 @@ public final class Comparison {
 
     /** How many changes were judged together (the size of the Holm family). */
     public static long family(List<Row> rows) {
-        return rows.stream().filter(r -> r.judgement() != null).count();
+        return rows.stream().filter(r -> r.judgement() != null && r.status() != Status.SHOWN).count();
     }
 
     /** The rule the verdicts follow, in one sentence, for the head of a report. */
@@ -253,14 +319,16 @@ public final class Comparison {
             String change = "";
             String threshold = "";
             String p = "";
+            boolean judged = r.status() != Status.SHOWN;
             if (j != null) {
                 LogRatio.Interval in = j.interval();
                 change = percent(in.ratio()) + (Double.isNaN(in.lower()) ? ""
                         : " (" + percent(in.lower()) + " .. " + percent(in.upper()) + ")");
-                threshold = (e.higherIsBetter() ? "-" : "+") + plain(j.change().thresholdPercent()) + "%";
-                p = String.format(Locale.ROOT, "%.3g", j.pWorseHolm());
+                threshold = judged ? (e.higherIsBetter() ? "-" : "+") + plain(j.change().thresholdPercent()) + "%" : "";
+                p = judged ? String.format(Locale.ROOT, "%.3g", j.pWorseHolm()) : "";
             }
-            String verdict = r.status() + (j == null && r.note() != null ? " (" + r.note() + ")" : "");
+            String verdict = (judged ? r.status().toString() : "shown, not judged")
+                    + (j == null && r.note() != null ? " (" + r.note() + ")" : "");
             sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     e.key(), metricLabel(e), fmt(r.baselineMean()), fmt(r.candidateMean()), e.unit(), change,
                     threshold, p, e.baseline().length + "+" + e.candidate().length, verdict));
@@ -283,7 +351,12 @@ public final class Comparison {
             o.add("baseline", number(r.baselineMean()));
             o.add("candidate", number(r.candidateMean()));
             Verdicts.Judgement j = r.judgement();
-            if (j != null) {
+            if (j != null && r.status() == Status.SHOWN) {
+                o.add("ratio", number(j.interval().ratio()));
+                o.add("lower", number(j.interval().lower()));
+                o.add("upper", number(j.interval().upper()));
+                o.addProperty("confidence", j.interval().confidence());
+            } else if (j != null) {
                 o.add("ratio", number(j.interval().ratio()));
                 o.add("lower", number(j.interval().lower()));
                 o.add("upper", number(j.interval().upper()));

@@ -10,10 +10,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelConfig;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollEventLoop;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -24,6 +26,7 @@ import io.netty.incubator.channel.uring.IOUringSocketChannel;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
@@ -139,5 +142,37 @@ final class CurrentLine implements NettyLine {
     public Boolean edgeTriggered(Channel channel) {
         return channel.config() instanceof EpollChannelConfig
                 ? ((EpollChannelConfig) channel.config()).getEpollMode() == EpollMode.EDGE_TRIGGERED : null;
+    }
+
+    @Override
+    public String ioRatioRefusal() {
+        return null;
+    }
+
+    /** NIO's and epoll's loops: {@code setIoRatio}; the incubator's io_uring loops have no such knob. */
+    @Override
+    public void ioRatio(EventLoopGroup group, int ioRatio) {
+        if (ioRatio < 1 || ioRatio > 100) {
+            throw new IllegalArgumentException("ioRatio must be 1..100, was " + ioRatio);
+        }
+        if (group instanceof NioEventLoopGroup) {
+            ((NioEventLoopGroup) group).setIoRatio(ioRatio);
+        } else if (group instanceof EpollEventLoopGroup) {
+            ((EpollEventLoopGroup) group).setIoRatio(ioRatio);
+        } else {
+            throw new UnsupportedOperationException("Netty " + version() + ": " + group.getClass().getSimpleName()
+                    + " has no ioRatio (4.1's NIO and epoll loops have one)");
+        }
+    }
+
+    @Override
+    public OptionalInt ioRatio(EventLoop loop) {
+        if (loop instanceof NioEventLoop) {
+            return OptionalInt.of(((NioEventLoop) loop).getIoRatio());
+        }
+        if (loop instanceof EpollEventLoop) {
+            return OptionalInt.of(((EpollEventLoop) loop).getIoRatio());
+        }
+        return OptionalInt.empty();
     }
 }

@@ -3,6 +3,7 @@ package loopbench.line;
 import io.netty.bootstrap.AbstractBootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
@@ -25,6 +26,7 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
+import java.util.OptionalInt;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
@@ -107,5 +109,23 @@ final class CurrentLine implements NettyLine {
     @Override
     public Boolean edgeTriggered(Channel channel) {
         return channel.config() instanceof EpollChannelConfig ? Boolean.FALSE : null;
+    }
+
+    /** 4.2's SingleThreadIoEventLoop: I/O once, then tasks for up to a fixed quantum (netty/netty#14165, #14557). */
+    @Override
+    public String ioRatioRefusal() {
+        return "Netty " + version() + " has no ioRatio: a 4.2 event loop runs its I/O, then its tasks for up to "
+                + "io.netty.eventLoop.maxTaskProcessingQuantumMs (default 1000 ms), whatever the I/O took; ioRatio "
+                + "needs the 4.1 build (./mvnw package -Dnetty.version=4.1.136.Final)";
+    }
+
+    @Override
+    public void ioRatio(EventLoopGroup group, int ioRatio) {
+        throw new UnsupportedOperationException(ioRatioRefusal());
+    }
+
+    @Override
+    public OptionalInt ioRatio(EventLoop loop) {
+        return OptionalInt.empty();
     }
 }

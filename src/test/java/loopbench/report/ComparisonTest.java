@@ -122,6 +122,46 @@ class ComparisonTest {
     }
 
     @Test
+    void endToEndResultsAreJudgedOnTheirServersOwnCpuOnly() {
+        String proxyCpu = EndToEndMetrics.cpu(EndToEndMetrics.PROXY);
+        String originCpu = EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN);
+        Map<String, List<JmhResult>> side = Comparison.byKey(results(
+                JmhJson.withSecondaries("Proxy.run", "thrpt", "", constant(3, 100), Map.of(proxyCpu, constant(3, 40),
+                        originCpu, constant(3, 20))),
+                JmhJson.withSecondaries("Direct.run", "thrpt", "", constant(3, 100), Map.of(originCpu, constant(3, 20))),
+                JmhJson.withSecondaries("InProcess.run", "avgt", "", constant(3, 100), Map.of(Comparison.CPU_PER_OP,
+                        constant(3, 900)))));
+        List<String> judged = Comparison.entries(side, side, Comparison.DEFAULT_METRICS).stream()
+                .map(e -> e.key().split(" ")[0] + " " + e.metric()).toList();
+        assertEquals(List.of("Proxy.run score", "Proxy.run " + proxyCpu, "Direct.run score", "Direct.run " + originCpu,
+                "InProcess.run score", "InProcess.run " + Comparison.CPU_PER_OP),
+                judged.stream().map(s -> s.replace(JmhResult.PRIMARY, "score")).toList());
+    }
+
+    @Test
+    void memoryIsShownWithItsIntervalAndJudgedByNoOne() {
+        String rss = EndToEndMetrics.memory(EndToEndMetrics.PROXY, "rss");
+        String perConnection = EndToEndMetrics.memoryPerConnection(EndToEndMetrics.PROXY, "rss");
+        Random random = new Random(13);
+        List<JmhResult> base = results(JmhJson.withSecondaries("Proxy.run", "thrpt", "", noisy(random, 4, 100, 0.01),
+                Map.of(rss, noisy(random, 4, 2e8, 0.01), perConnection, constant(4, 1))));
+        List<JmhResult> cand = results(JmhJson.withSecondaries("Proxy.run", "thrpt", "", noisy(random, 4, 100, 0.01),
+                Map.of(rss, noisy(random, 4, 4e8, 0.01), perConnection, constant(4, 2))));
+        assertEquals(List.of(rss), Comparison.memoryMetrics(base), "per process; per connection is the same ratio");
+        List<Comparison.Row> shown = Comparison.shown(Comparison.entries(Comparison.byKey(base),
+                Comparison.byKey(cand), Comparison.memoryMetrics(base)), true);
+        assertEquals(1, shown.size());
+        Comparison.Row r = shown.get(0);
+        assertEquals(Comparison.Status.SHOWN, r.status(), "doubled, and still not a regression");
+        assertEquals(2.0, r.judgement().interval().ratio(), 0.1);
+        assertTrue(r.judgement().interval().lower() > 1.5, r.judgement().interval().toString());
+        assertEquals(0, Comparison.family(shown), "outside the Holm family");
+        String table = Comparison.markdown(shown);
+        assertTrue(table.contains("shown, not judged") && table.contains(" .. +1"), table);
+        assertEquals("SHOWN", Comparison.json(shown).get(0).getAsJsonObject().get("verdict").getAsString());
+    }
+
+    @Test
     void anUnknownMetricNamesTheValidOnes() {
         List<JmhResult> base = results(JmhJson.result("Foo.run", "avgt", "", constant(3, 1), constant(3, 8)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

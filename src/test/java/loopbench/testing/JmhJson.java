@@ -3,7 +3,9 @@ package loopbench.testing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /** Synthetic JMH JSON results with known per-fork values, for the statistics of gate and compare. */
 public final class JmhJson {
@@ -15,12 +17,22 @@ public final class JmhJson {
      * {@code bytes} is not null) gc.alloc.rate.norm with the given per-fork values.
      */
     public static String result(String benchmark, String mode, String params, double[] scores, double[] bytes) {
+        return withSecondaries(benchmark, mode, params, scores,
+                bytes == null ? Map.of() : Map.of("gc.alloc.rate.norm", bytes));
+    }
+
+    /** As {@link #result(String, String, String, double[], double[])}, with any secondary metrics, per fork. */
+    public static String withSecondaries(String benchmark, String mode, String params, double[] scores,
+                                         Map<String, double[]> secondaries) {
         StringBuilder sb = new StringBuilder();
         sb.append("{\"benchmark\":\"a.b.").append(benchmark).append("\",\"mode\":\"").append(mode)
                 .append("\",\"forks\":").append(scores.length).append(",\"params\":{").append(params).append("},")
                 .append("\"primaryMetric\":").append(metric(scores, "thrpt".equals(mode) ? "ops/ms" : "ns/op"));
-        if (bytes != null) {
-            sb.append(",\"secondaryMetrics\":{\"gc.alloc.rate.norm\":").append(metric(bytes, "B/op")).append('}');
+        if (!secondaries.isEmpty()) {
+            List<String> m = new ArrayList<>();
+            new TreeMap<>(secondaries).forEach((name, forks) -> m.add("\"" + name + "\":"
+                    + metric(forks, "gc.alloc.rate.norm".equals(name) ? "B/op" : "")));
+            sb.append(",\"secondaryMetrics\":{").append(String.join(",", m)).append('}');
         }
         return sb.append('}').toString();
     }
