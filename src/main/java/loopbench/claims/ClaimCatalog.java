@@ -1,5 +1,6 @@
 package loopbench.claims;
 
+import loopbench.metrics.MemoryReport;
 import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 import loopbench.stats.Margin;
@@ -33,7 +34,6 @@ public final class ClaimCatalog {
     static final Group DIRECT_64 = Group.of("direct-64", 6);
     static final Group PROXY_64 = Group.of("proxy-64", 6);
     static final Group ALLOCATORS_64 = Group.of("allocators-64", 6);
-    static final Group TRANSPORTS_64 = Group.of("transports-64", 3);
     static final Group PAGE_200 = Group.of("page-200", 4);
     static final Group COLD = Group.of("cold", 3);
     static final Group HELLO = Group.of("hello", 3);
@@ -47,11 +47,14 @@ public final class ClaimCatalog {
     static final Group EPOLL_41_MIXED = Group.netty41("epoll41-mixed", 3);
     static final Group EPOLL_41_L4 = Group.netty41("epoll41-l4", 3);
     static final Group EPOLL_42 = Group.of("epoll42", 3);
+    static final Group MEMORY_BURST = Group.of("memory-burst", 3);
+    static final Group TASKS_41 = Group.netty41("tasks41", 3);
+    static final Group TASKS_42 = Group.of("tasks42", 3);
 
     /** Every group, in profile order. */
     public static final List<Group> GROUPS = List.of(PIPELINE, ALLOCATOR, AGGREGATOR, RECV, OFFLOAD, DIRECT_64,
-            PROXY_64, ALLOCATORS_64, TRANSPORTS_64, PAGE_200, COLD, HELLO, BLOCKING, BLOCKING_VIRTUAL, ECHO_1K, ECHO_5K,
-            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41, EPOLL_41_MIXED, EPOLL_41_L4, EPOLL_42);
+            PROXY_64, ALLOCATORS_64, PAGE_200, COLD, HELLO, BLOCKING, BLOCKING_VIRTUAL, ECHO_1K, ECHO_5K,
+            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41, EPOLL_41_MIXED, EPOLL_41_L4, EPOLL_42, MEMORY_BURST, TASKS_41, TASKS_42);
 
     // ---- Parameters other parts of the suite add ------------------------------------------------------------
     /** Where each end-to-end process runs (package topology): {@code pinned}, {@code shared} or an explicit list. */
@@ -91,9 +94,26 @@ public final class ClaimCatalog {
             "a C++ epoll reverse proxy answering without forwarding (-t 1), webbench -c 500 -t 5 (HTTP/1.0, a new "
                     + "connection per request), 2-core 4 GB VM");
 
+    /** Users' reports on Netty's issue tracker after the 4.1 -> 4.2 upgrade (claims N-1, N-2). */
+    static final Article ALLOCATOR_REPORTS = new Article("[4.2.2 → 4.2.4] Direct memory usage grows from ~70 MB to "
+            + "~700 MB (netty/netty#15691); 4.2.6.Final needs more direct memory (#15767); Direct pool OOM again with "
+            + "netty 4.2.16 (#17107); Use pooled netty allocator instead of default adaptive allocator "
+            + "(PaperMC/Velocity#1570); use pooled bytebuf allocator by default? (apache/pekko#1848)",
+            "Direct memory of Netty 4.2's adaptive allocator (the default since netty/netty#14271)",
+            "leonchen83, HrFlorianHoffmann, He-Pin and others (GitHub issues)", "2025-05 to 2026-07",
+            "production services after moving to Netty 4.2 and its default adaptive allocator: direct memory ~70 MB -> "
+                    + "~700 MB, a 10 MB direct-memory limit no longer enough (32 MB needed), direct out-of-memory "
+                    + "errors; Velocity and Pekko switched back to pooled");
+    static final Article IO_RATIO_REPORTS = new Article("Restore configurable ioRatio-based task scheduling in "
+            + "SingleThreadIoEventLoop (netty/netty#17481); Can we make SingleThreadIoEventLoop ioRate configurable? "
+            + "(#14165)", "Netty 4.2's event loop without ioRatio", "normanmaurer (#17481), dpy1123 (#14165)",
+            "2024-07-05 (#14165), 2026-09-15 (#17481)",
+            "a service upgraded from Netty 4.1 to 4.2 under sustained load with tasks on its event loops; no figures, "
+                    + "only \"an elevated mean (but not median) round-trip latency\" that went away on rollback");
+
     /** Every article, in claim order. */
     public static final List<Article> ARTICLES = List.of(PROXY_ARTICLE, SLEEP_ARTICLE, ZUUL_ARTICLE, ECHO_ARTICLE,
-            EPOLL_ARTICLE);
+            EPOLL_ARTICLE, ALLOCATOR_REPORTS, IO_RATIO_REPORTS);
 
     // ---- Placements, as the claims state them --------------------------------------------------------------
     static final String PINNED_PROXY = "pinned: the proxy alone on its CPU(s) (the upper half of the CPUs the run "
@@ -212,7 +232,6 @@ public final class ClaimCatalog {
     static final Selection L7_IG = proxy("L7 individual-group", PROXY_64, "7", IG, "adaptive");
     static final Selection L7_POOLED = proxy("L7 pooled", ALLOCATORS_64, "7", RST, "pooled");
     static final Selection L7_UNPOOLED = proxy("L7 unpooled", ALLOCATORS_64, "7", RST, "unpooled");
-    static final Selection L4_EPOLL = L4_RST.with("L4 epoll", "transport", "epoll").in(TRANSPORTS_64);
 
     static Selection page(String label, String layer) {
         return Selection.of(label, PROXY_E2E, PAGE_200, "layer", layer, "threadModel", RST, "transport", "nio",
@@ -340,6 +359,45 @@ public final class ClaimCatalog {
                     new ChartSpec.Bar("offload-executor", "", OFFLOAD_10),
                     new ChartSpec.Bar("virtual-thread", "", VIRTUAL_10), new ChartSpec.Bar("timer", "", TIMER_10)));
 
+    // ---- Netty 4.2's issue tracker: the upgrade's questions (rules written 2026-11-25, before any run) --------------
+    static final String NEW_CLAIM = "New: a question from Netty's issue tracker about the 4.1 -> 4.2 upgrade; its rule "
+            + "was written on 2026-11-25, before any run measured it.";
+    static final String MEMORY_BENCH = "MemoryEndToEndBenchmark.requests";
+    static final String TASKS_BENCH = "EventLoopTaskBalanceBenchmark.messages";
+    static final Statistic PROXY_DIRECT_HELD = Statistic.metric(EndToEndMetrics.memory(EndToEndMetrics.PROXY,
+            MemoryReport.ALLOCATOR_DIRECT_RESERVED), "direct memory the proxy's allocator holds", "B");
+    static final Statistic PROXY_DIRECT_HELD_AT_BURST_END = Statistic.metric(EndToEndMetrics.memoryAtBurstEnd(
+            EndToEndMetrics.PROXY, MemoryReport.ALLOCATOR_DIRECT_RESERVED),
+            "direct memory the proxy's allocator holds at the burst's end", "B");
+    static final Statistic PROXY_RSS = Statistic.metric(EndToEndMetrics.memory(EndToEndMetrics.PROXY,
+            MemoryReport.RSS), "proxy resident set size", "B");
+    static final Statistic LATENCY_MEAN = Statistic.metric(EndToEndMetrics.LATENCY_MEAN,
+            "mean latency (open loop, from each message's intended send)", "µs");
+    static final Statistic LATENCY_MEDIAN = Statistic.metric(EndToEndMetrics.LATENCY_P50,
+            "median latency (open loop, from each message's intended send)", "µs");
+    static final Statistic TASK_LATENCY_MEAN = Statistic.metric(EndToEndMetrics.TASK_LATENCY_MEAN,
+            "mean latency of the burst tasks (execute() to start)", "µs");
+
+    /** The L7 proxy after a burst of 1 MiB bodies and 10 s of light load (group memory-burst). */
+    static Selection afterBurst(String allocator) {
+        return Selection.of(allocator + ", after the burst", MEMORY_BENCH, MEMORY_BURST, "server", "proxy",
+                "allocator", allocator, "connections", "64", "bodySize", "1024", "phase", "after-burst",
+                "burstSeconds", "3", "settleSeconds", "10", TOPOLOGY, LOCAL, PLACEMENT, PINNED);
+    }
+
+    static final Selection POOLED_AFTER_BURST = afterBurst("pooled");
+    static final Selection ADAPTIVE_AFTER_BURST = afterBurst("adaptive");
+
+    /** The task/IO loop at the line's default balance (4.1: ioRatio 50; 4.2: the fixed task quantum). */
+    static Selection taskLoop(String label, Group group) {
+        return Selection.of(label, TASKS_BENCH, group, "ioRatio", "default", "transport", "nio", "connections", "16",
+                "rate", "4000", "burstsPerSecond", "20", "burstTasks", "200", "taskWorkMicros", "10",
+                "requestWorkMicros", "10");
+    }
+
+    static final Selection TASKS_ON_41 = taskLoop("Netty 4.1 (ioRatio 50)", TASKS_41);
+    static final Selection TASKS_ON_42 = taskLoop("Netty 4.2 (task quantum)", TASKS_42);
+
     // ---- What changed for every claim against the rules of 2026-11-23 -------------------------------------------
     /** Changes that hold for every claim (CLAIMS.md lists them with the per-claim ones). */
     public static final List<String> GENERAL_CHANGES = List.of(
@@ -383,6 +441,7 @@ public final class ClaimCatalog {
         zuulArticle(c);
         echoArticle(c);
         epollArticle(c);
+        upgradeReports(c);
         return List.copyOf(c);
     }
 
@@ -898,8 +957,7 @@ public final class ClaimCatalog {
                         + "forwarding), transport=epoll, 500 clients each opening a new connection per request "
                         + "(webbench speaks HTTP/1.0 and closes), epollMode ET+ET and LT+LT (group `epoll41`), LT+ET "
                         + "and ET+LT (`epoll41-mixed`), the same through the L4 proxy (`epoll41-l4`), and Netty 4.2 "
-                        + "(level-triggered only, `epoll42`) beside them. Netty 4.2's epoll vs nio (group "
-                        + "`transports-64`) is shown.")
+                        + "(level-triggered only, `epoll42`) beside them.")
                 .why("A throughput claim about one switch: requests/s with only the epoll mode changed, against a "
                         + "server that answers without forwarding, as the article measured it.")
                 .placement(ORIGIN_ALONE)
@@ -909,9 +967,7 @@ public final class ClaimCatalog {
                 .supporting(shown("Netty 4.1 requests/s, LT+ET / LT+LT", THROUGHPUT, LT_ET, LT_LT),
                         shown("Netty 4.1 requests/s, ET+LT / LT+LT", THROUGHPUT, ET_LT, LT_LT),
                         shown("Netty 4.1 L4 proxy requests/s, ET+ET / LT+LT", THROUGHPUT, L4_ET_ET, L4_LT_LT),
-                        shown("Netty 4.2 (level only) / Netty 4.1 LT+LT requests/s", THROUGHPUT, LEVEL_42, LT_LT),
-                        shown("Netty 4.2 L4 requests/s, epoll / nio (64 connections, keep-alive)", THROUGHPUT,
-                                L4_EPOLL, L4_RST))
+                        shown("Netty 4.2 (level only) / Netty 4.1 LT+LT requests/s", THROUGHPUT, LEVEL_42, LT_LT))
                 .figures(new Claim.Figure("4.1 ET+ET", ET_ET, THROUGHPUT), new Claim.Figure("4.1 LT+LT", LT_LT,
                         THROUGHPUT), new Claim.Figure("4.2 (level only)", LEVEL_42, THROUGHPUT))
                 .charts(new ChartSpec.Bars("epoll-modes", "Requests/s by epoll mode (listening + accepted), 500 "
@@ -923,8 +979,121 @@ public final class ClaimCatalog {
                                 new ChartSpec.Bar("4.2 (level)", "requests/s", LEVEL_42))))
                 .changes("epoll / nio on Netty 4.2 (keep-alive, 64 connections) -> ET+ET / LT+LT on Netty 4.1, 500 "
                         + "clients with a new connection per request, because Netty 4.2 has no edge-triggered mode "
-                        + "(EPOLL_MODE is a no-op) and the article's webbench closed every connection; 4.2's epoll / "
-                        + "nio stays as a supporting check.")
+                        + "(EPOLL_MODE is a no-op) and the article's webbench closed every connection. 4.2's epoll / "
+                        + "nio was to stay a supporting check until the 4.1 build existed; it exists, so the check is "
+                        + "gone and 4.2's level-only epoll stands beside 4.1's modes instead. Where no proxy runs, the "
+                        + "origin alone on CPU 1 and the generator alone on CPU 0 (explicit client=0/origin=1), "
+                        + "instead of pinned, which left the origin sharing CPU 0 with 500 clients.")
+                .build());
+    }
+
+    private static void upgradeReports(List<Claim> c) {
+        Selection pooledSteady = new Selection("pooled, steady", L7_POOLED.benchmark(), L7_POOLED.params(),
+                L7_POOLED.group());
+        Selection adaptiveSteady = new Selection("adaptive, steady", L7_RST.benchmark(), L7_RST.params(),
+                L7_RST.group());
+        c.add(Claim.builder("N-1", "Netty 4.2's adaptive allocator holds more direct memory than pooled")
+                .claim("Under the same load, the adaptive allocator (Netty 4.2's default) holds more direct memory than "
+                        + "the pooled allocator (4.1's default), at steady load and after a burst of large bodies; "
+                        + "users who switched back to pooled did so for that reason.")
+                .article(ALLOCATOR_REPORTS, "direct memory ~70 MB -> ~700 MB (#15691: 4.2.2 -> 4.2.4, both "
+                        + "adaptive; a maintainer put part of it on a change in how adaptive counts its memory); 10 MB "
+                        + "of direct memory no longer enough, 32 MB needed (#15767: 4.1.127 -> 4.2.6); direct "
+                        + "out-of-memory errors at a 256 MiB limit (#17107); no side-by-side figure with pooled")
+                .experiment("Netty 4.2's L7 proxy, reuse-server-thread, nio, 64 connections, GET of 1 KiB. Steady: the "
+                        + "adaptive allocator in `proxy-64` against the pooled in `allocators-64`, the same "
+                        + "configuration paired by round, the direct memory each proxy's allocator holds at the end of "
+                        + "its measurement (the allocator's own metric, read inside the proxy). After a burst: "
+                        + "MemoryEndToEndBenchmark (group `memory-burst`), pooled and adaptive, 3 s of POSTs of 1 MiB "
+                        + "(echoed through the proxy by the origin) on 64 connections, then 10 s of light load (100 "
+                        + "requests/s of GET 1 KiB), then the same figure under that light load.")
+                .why("The reports are about direct memory the allocator keeps (what -XX:MaxDirectMemorySize limits "
+                        + "and out-of-memory errors name). The allocator's own figure (usedDirectMemory: the chunks it "
+                        + "holds, used or not) counts the same thing for both allocators; Netty's direct-memory "
+                        + "counter and the JDK's direct pool do not (the pooled allocator's chunks go to the first, "
+                        + "the adaptive allocator's to the second), and RSS adds the heap, code and malloc's arenas "
+                        + "(shown beside). A ratio measured in the same rounds removes what the load and the machine "
+                        + "add.")
+                .placement(PINNED_PROXY)
+                .boundary("1.25: adaptive holds at least a quarter more; smaller differences vanish in the headroom "
+                        + "anyone sizes a direct-memory limit with, and the reports speak of multiples (3x, 10x).")
+                .decisive(ratio("direct memory the allocator holds at steady load, adaptive / pooled",
+                                PROXY_DIRECT_HELD, adaptiveSteady, pooledSteady, Region.above(1.25),
+                                "\"more\" (no side-by-side figure)"),
+                        ratio("direct memory the allocator holds after the burst, adaptive / pooled",
+                                PROXY_DIRECT_HELD, ADAPTIVE_AFTER_BURST, POOLED_AFTER_BURST, Region.above(1.25),
+                                "\"more\" (no side-by-side figure)"))
+                .supporting(shown("direct memory the allocator holds at the burst's end, adaptive / pooled",
+                                PROXY_DIRECT_HELD_AT_BURST_END, ADAPTIVE_AFTER_BURST, POOLED_AFTER_BURST),
+                        shown("proxy RSS at steady load, adaptive / pooled", PROXY_RSS, adaptiveSteady, pooledSteady),
+                        shown("proxy RSS after the burst, adaptive / pooled", PROXY_RSS, ADAPTIVE_AFTER_BURST,
+                                POOLED_AFTER_BURST),
+                        shown("L7 proxy CPU per request, adaptive / pooled", PROXY_CPU, adaptiveSteady, pooledSteady))
+                .figures(new Claim.Figure("pooled, steady", pooledSteady, PROXY_DIRECT_HELD),
+                        new Claim.Figure("adaptive, steady", adaptiveSteady, PROXY_DIRECT_HELD),
+                        new Claim.Figure("pooled, after the burst", POOLED_AFTER_BURST, PROXY_DIRECT_HELD),
+                        new Claim.Figure("adaptive, after the burst", ADAPTIVE_AFTER_BURST, PROXY_DIRECT_HELD))
+                .charts(new ChartSpec.Bars("allocator-direct-memory", "Direct memory the L7 proxy's allocator holds "
+                        + "(Netty 4.2, 64 connections)", PROXY_DIRECT_HELD,
+                        List.of(new ChartSpec.Bar("steady load", "pooled", pooledSteady),
+                                new ChartSpec.Bar("steady load", "adaptive", adaptiveSteady),
+                                new ChartSpec.Bar("burst's end", "pooled", POOLED_AFTER_BURST,
+                                        PROXY_DIRECT_HELD_AT_BURST_END),
+                                new ChartSpec.Bar("burst's end", "adaptive", ADAPTIVE_AFTER_BURST,
+                                        PROXY_DIRECT_HELD_AT_BURST_END),
+                                new ChartSpec.Bar("after the burst", "pooled", POOLED_AFTER_BURST),
+                                new ChartSpec.Bar("after the burst", "adaptive", ADAPTIVE_AFTER_BURST))))
+                .notReproduced("the reporters' own services, heaps and direct-memory limits; their figures span "
+                        + "Netty versions (4.2.2 -> 4.2.4, 4.1.127 -> 4.2.6), here one Netty (4.2.18) with two "
+                        + "allocators")
+                .changes(NEW_CLAIM)
+                .build());
+
+        Margin tenPercent = Margin.percent(10);
+        c.add(Claim.builder("N-2", "Netty 4.2 raises mean but not median latency with tasks on the loop")
+                .claim("With tasks submitted to the event loop under load, Netty 4.2 (a fixed task quantum, no ioRatio) "
+                        + "serves a minority of requests later than Netty 4.1 at its default ioRatio of 50: the mean "
+                        + "round trip rises, the median does not.")
+                .article(IO_RATIO_REPORTS, "no figures: \"an elevated mean (but not median) round-trip latency\" "
+                        + "after 4.1 -> 4.2, gone on rollback")
+                .experiment("In-process EventLoopTaskBalanceBenchmark (groups `tasks41`, Netty 4.1, and `tasks42`, "
+                        + "Netty 4.2, paired by round): one event loop (nio) echoes 64-byte messages on 16 loopback "
+                        + "connections, each echo a task it queues on itself with 10 µs of work, while another thread "
+                        + "hands it 200 tasks of 10 µs, 20 times a second; the generator sends 4,000 messages/s in an "
+                        + "open loop; each line at its default balance. Latency from each message's intended send "
+                        + "(corrected for coordinated omission).")
+                .why("The report is about the shape of the latency distribution: its mean moved, its median did not. "
+                        + "The same two statistics, each line against the other in the same rounds; an open loop at "
+                        + "a fixed rate, so that the messages that wait behind a burst are counted as late, not "
+                        + "postponed (a closed loop would send fewer of them).")
+                .placement("in process: one JVM, over loopback sockets; no placement: the server's loop, the "
+                        + "generator's loop and the burst thread share the JVM's CPUs, alike on both lines")
+                .boundary("margin ±10%: a rise of the mean by more than 10% is an effect; a median within 10% is "
+                        + "\"flat\" (the latencies here are tens to hundreds of µs, and 10% is about what a shared "
+                        + "machine moves a fork's median by).")
+                .decisive(ratio("mean latency, Netty 4.2 / 4.1", LATENCY_MEAN, TASKS_ON_42, TASKS_ON_41,
+                                Region.above(1.10), "> 1 (\"elevated\")").withMargin(tenPercent),
+                        ratio("median latency, Netty 4.2 / 4.1", LATENCY_MEDIAN, TASKS_ON_42, TASKS_ON_41,
+                                Region.within(1 / 1.10, 1.10), "~1 (\"not median\")"))
+                .supporting(shown("p99 latency, Netty 4.2 / 4.1", Statistic.metric(EndToEndMetrics.LATENCY_P99,
+                                "p99 latency", "µs"), TASKS_ON_42, TASKS_ON_41),
+                        shown("max latency, Netty 4.2 / 4.1", Statistic.metric(EndToEndMetrics.LATENCY_MAX,
+                                "max latency", "µs"), TASKS_ON_42, TASKS_ON_41),
+                        shown("burst tasks' mean latency, Netty 4.2 / 4.1", TASK_LATENCY_MEAN, TASKS_ON_42,
+                                TASKS_ON_41))
+                .figures(new Claim.Figure("4.1 mean", TASKS_ON_41, LATENCY_MEAN),
+                        new Claim.Figure("4.2 mean", TASKS_ON_42, LATENCY_MEAN),
+                        new Claim.Figure("4.1 median", TASKS_ON_41, LATENCY_MEDIAN),
+                        new Claim.Figure("4.2 median", TASKS_ON_42, LATENCY_MEDIAN))
+                .charts(new ChartSpec.Bars("task-loop-latency", "Message latency with bursts of tasks on the loop: "
+                        + "Netty 4.1 (ioRatio 50) vs 4.2", LATENCY_MEAN,
+                        List.of(new ChartSpec.Bar("mean", "Netty 4.1", TASKS_ON_41),
+                                new ChartSpec.Bar("mean", "Netty 4.2", TASKS_ON_42),
+                                new ChartSpec.Bar("median", "Netty 4.1", TASKS_ON_41, LATENCY_MEDIAN),
+                                new ChartSpec.Bar("median", "Netty 4.2", TASKS_ON_42, LATENCY_MEDIAN))))
+                .notReproduced("the reporter's service and load (not described); here a synthetic loop whose bursts "
+                        + "are long enough (200 x 10 µs) for 4.1's ioRatio to cut them")
+                .changes(NEW_CLAIM)
                 .build());
     }
 }

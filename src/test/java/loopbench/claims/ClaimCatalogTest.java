@@ -34,7 +34,7 @@ class ClaimCatalogTest {
     static final Path DEFAULT = Paths.get("profiles/default.jmh");
     static final List<String> IDS = List.of("C000-1", "C000-2", "C000-3", "C000-4", "C000-5", "C000-6", "C000-7",
             "C000-8", "C001-1", "C001-2", "C001-3", "C002-1", "C002-2", "C002-3", "C003-1", "C003-2", "C003-3",
-            "C004-1");
+            "C004-1", "N-1", "N-2");
     /** Minutes the claims profile may measure: 60 on 2 cores, less the build. */
     static final double CLAIMS_BUDGET = 56;
     /** Minutes the default selection may measure: about 9. */
@@ -133,16 +133,21 @@ class ClaimCatalogTest {
         }
     }
 
+    /**
+     * The articles' claims (C...): the upgrade's questions from Netty's tracker (N-...) need the suite built against
+     * Netty 4.1 or a burst with a settling time, which the default run (under 10 minutes, one build) leaves out.
+     */
     @Test
-    void theDefaultSelectionCoversTheDecisiveGroupsOfAtLeastHalfTheClaims() throws Exception {
+    void theDefaultSelectionCoversTheDecisiveGroupsOfAtLeastHalfTheArticlesClaims() throws Exception {
         Set<String> labels = ProfileLines.byLabel(ProfileLines.read(DEFAULT)).keySet();
+        List<Claim> articles = ClaimCatalog.all().stream().filter(c -> c.id().startsWith("C")).toList();
         List<String> answered = new ArrayList<>();
-        for (Claim c : ClaimCatalog.all()) {
+        for (Claim c : articles) {
             if (c.decisiveGroups().stream().allMatch(g -> labels.contains(g.label()))) {
                 answered.add(c.id());
             }
         }
-        assertTrue(answered.size() * 2 >= ClaimCatalog.all().size(), "a provisional verdict for at least half the "
+        assertTrue(answered.size() * 2 >= articles.size(), "a provisional verdict for at least half the articles' "
                 + "claims: " + answered);
     }
 

@@ -34,7 +34,7 @@ class ClaimsReportTest {
         ClaimsReport.Written w = ClaimsReport.write(List.of(json), dir.resolve("out"), ClaimCatalog.all());
         String md = Files.readString(w.markdown());
         String html = Files.readString(w.html());
-        assertEquals(18, ClaimCatalog.all().size());
+        assertEquals(20, ClaimCatalog.all().size());
         for (Claim c : ClaimCatalog.all()) {
             String id = Pattern.quote(c.id());
             assertEquals(1, count(md, "^## " + id + ": "), c.id() + " section in report.md");

@@ -3,6 +3,7 @@ package loopbench.claims;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import loopbench.metrics.MemoryReport;
 import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 
@@ -296,7 +297,13 @@ final class Fixtures {
                             .secondaryForks(EndToEndMetrics.LATENCY_P99, "us", 600, 650, 580)
                             .secondaryForks(EndToEndMetrics.WARMUP_FIRST_SECOND, "ops/s", 300, 320, 310)
                             .secondaryForks(EndToEndMetrics.WARMUP_ERRORS, "#", 0, 2, 0)
-                            .secondaryForks(EndToEndMetrics.WARMUP_SECONDS_TO_90, "s", 4, 5, 4);
+                            .secondaryForks(EndToEndMetrics.WARMUP_SECONDS_TO_90, "s", 4, 5, 4)
+                            .secondaryForks(EndToEndMetrics.memory(EndToEndMetrics.PROXY,
+                                    MemoryReport.ALLOCATOR_DIRECT_RESERVED), "B", 8e6, 8.1e6, 7.9e6)
+                            .secondaryForks(EndToEndMetrics.memoryAtBurstEnd(EndToEndMetrics.PROXY,
+                                    MemoryReport.ALLOCATOR_DIRECT_RESERVED), "B", 9e7, 9.1e7, 8.9e7)
+                            .secondaryForks(EndToEndMetrics.memory(EndToEndMetrics.PROXY, MemoryReport.RSS), "B",
+                                    3e8, 3.1e8, 2.9e8);
                     for (int fork = 0; fork < 3; fork++) {
                         f.side(s, 100 + fork, new long[] {300, 600, 800, 900, 1000, 1000, 1010, 990, 1000, 1005, 3},
                                 new double[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.003}, distribution(1 + fork * 0.1), RUN,
@@ -311,7 +318,12 @@ final class Fixtures {
                             .secondaryForks("messages", "#", 1000, 1000, 1000)
                             .secondaryForks("guessChanges", "#", 1500, 1500, 1500)
                             .secondaryForks("gc.alloc.rate.norm", "B/op", 512, 512, 512)
-                            .secondaryForks("cpu.ns/op", "ns/op", 900, 910, 890);
+                            .secondaryForks("cpu.ns/op", "ns/op", 900, 910, 890)
+                            .secondaryForks(EndToEndMetrics.LATENCY_MEAN, "us", 120, 125, 118)
+                            .secondaryForks(EndToEndMetrics.LATENCY_P50, "us", 60, 61, 59)
+                            .secondaryForks(EndToEndMetrics.LATENCY_P99, "us", 900, 950, 880)
+                            .secondaryForks(EndToEndMetrics.LATENCY_MAX, "us", 2100, 2200, 2000)
+                            .secondaryForks(EndToEndMetrics.TASK_LATENCY_MEAN, "us", 1000, 1010, 990);
                 }
                 r.add();
             }

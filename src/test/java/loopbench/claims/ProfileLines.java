@@ -58,13 +58,18 @@ final class ProfileLines {
 
         /**
          * The estimated seconds of one fork: start-up (1.5 s in process, 6 s end to end) plus warm-up and
-         * measurement; a cold-start fork runs its origin warm-up and its seconds.
+         * measurement; a cold-start fork runs its origin warm-up and its seconds, an after-burst memory fork its burst
+         * and its light load first.
          */
         double forkSeconds() {
             double start = endToEnd() ? 6 : 1.5;
             if (className().equals("ProxyWarmupBenchmark")) {
                 return start + Double.parseDouble(values("originWarmupSeconds").get(0))
                         + Double.parseDouble(values("seconds").get(0));
+            }
+            if (className().equals("MemoryEndToEndBenchmark") && values("phase").contains("after-burst")) {
+                start += Double.parseDouble(values("burstSeconds").get(0))
+                        + Double.parseDouble(values("settleSeconds").get(0));
             }
             return start + options.getWarmupIterations().get() * seconds(options.getWarmupTime().get())
                     + options.getMeasurementIterations().get() * seconds(options.getMeasurementTime().get());
