@@ -157,6 +157,22 @@ public final class SideFile {
         return m;
     }
 
+    /**
+     * The Netty version a server role ran (its last memory report, else its ready line in {@code stack}), or null
+     * when the file does not say.
+     */
+    public String serverNetty(String role) {
+        for (String part : List.of("memory", "stack")) {
+            if (json.has(part) && json.get(part).isJsonObject() && json.getAsJsonObject(part).has(role)) {
+                JsonObject o = json.getAsJsonObject(part).getAsJsonObject(role);
+                if (o.has("netty")) {
+                    return o.get("netty").getAsString();
+                }
+            }
+        }
+        return null;
+    }
+
     private JsonObject placement() {
         return json.has("placement") && json.get("placement").isJsonObject() ? json.getAsJsonObject("placement") : null;
     }
