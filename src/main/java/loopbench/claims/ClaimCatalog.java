@@ -1009,11 +1009,12 @@ public final class ClaimCatalog {
                         + "requests/s of GET 1 KiB), then the same figure under that light load.")
                 .why("The reports are about direct memory the allocator keeps (what -XX:MaxDirectMemorySize limits "
                         + "and out-of-memory errors name). The allocator's own figure (usedDirectMemory: the chunks it "
-                        + "holds, used or not) counts the same thing for both allocators; Netty's direct-memory "
-                        + "counter and the JDK's direct pool do not (the pooled allocator's chunks go to the first, "
-                        + "the adaptive allocator's to the second), and RSS adds the heap, code and malloc's arenas "
-                        + "(shown beside). A ratio measured in the same rounds removes what the load and the machine "
-                        + "add.")
+                        + "holds, used or not) counts the same thing for both allocators on either Netty line. The "
+                        + "process-wide counters also count direct memory outside the allocator, and which of them "
+                        + "sees a buffer depends on the line and the JVM's flags (Netty 4.2.18 counts every direct "
+                        + "buffer in both its own counter and the JDK's pool; 4.1.136 without Unsafe's no-cleaner "
+                        + "path only in the JDK's); RSS adds the heap, code and malloc's arenas (shown beside). A "
+                        + "ratio measured in the same rounds removes what the load and the machine add.")
                 .placement(PINNED_PROXY)
                 .boundary("1.25: adaptive holds at least a quarter more; smaller differences vanish in the headroom "
                         + "anyone sizes a direct-memory limit with, and the reports speak of multiples (3x, 10x).")
