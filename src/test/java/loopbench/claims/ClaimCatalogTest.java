@@ -32,9 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClaimCatalogTest {
     static final Path CLAIMS = Paths.get("profiles/claims.jmh");
     static final Path DEFAULT = Paths.get("profiles/default.jmh");
-    /** The upgrade report's gate profile and the memory table's: every parameter pinned too (both jars alike). */
+    /** The upgrade report's gate profile, the memory table's, the task/IO run's: every parameter pinned too. */
     static final Path UPGRADE = Paths.get("profiles/upgrade.jmh");
     static final Path MEMORY = Paths.get("profiles/memory.jmh");
+    static final Path TASK_BALANCE = Paths.get("profiles/task-balance.jmh");
     static final List<String> IDS = List.of("C000-1", "C000-2", "C000-3", "C000-4", "C000-5", "C000-6", "C000-7",
             "C000-8", "C001-1", "C001-2", "C001-3", "C002-1", "C002-2", "C002-3", "C003-1", "C003-2", "C003-3",
             "C004-1", "N-1", "N-2");
@@ -106,7 +107,7 @@ class ClaimCatalogTest {
 
     @Test
     void everyLinePinsEveryParameterOfItsBenchmarkAndEndToEndLinesAPlacement() throws Exception {
-        for (Path profile : List.of(CLAIMS, DEFAULT, UPGRADE, MEMORY)) {
+        for (Path profile : List.of(CLAIMS, DEFAULT, UPGRADE, MEMORY, TASK_BALANCE)) {
             for (ProfileLines.Line l : ProfileLines.read(profile)) {
                 Set<String> pinned = l.params().keySet();
                 List<String> unpinned = new ArrayList<>(params(l.className()));
