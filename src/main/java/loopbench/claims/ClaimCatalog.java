@@ -25,24 +25,24 @@ public final class ClaimCatalog {
     }
 
     // ---- The groups of profiles/claims.jmh (label, rounds there) ------------------------------------------------
-    // The rounds are placeholders until the noise pilot (claims.jmh's header: "Rounds: how many and why").
+    // The rounds were set from the noise pilot before any claims run (claims.jmh's header: "Rounds: how many and why").
     static final Group PIPELINE = Group.of("pipeline", 3);
     static final Group ALLOCATOR = Group.of("allocator", 3);
-    static final Group AGGREGATOR = Group.of("aggregator", 6);
+    static final Group AGGREGATOR = Group.of("aggregator", 12);
     static final Group RECV = Group.of("recv", 3);
     static final Group OFFLOAD = Group.of("offload", 3);
-    static final Group DIRECT_64 = Group.of("direct-64", 6);
+    static final Group DIRECT_64 = Group.of("direct-64", 3);
     static final Group PROXY_64 = Group.of("proxy-64", 6);
-    static final Group ALLOCATORS_64 = Group.of("allocators-64", 6);
+    static final Group ALLOCATORS_64 = Group.of("allocators-64", 4);
     static final Group PAGE_200 = Group.of("page-200", 4);
     static final Group COLD = Group.of("cold", 3);
     static final Group HELLO = Group.of("hello", 3);
     static final Group BLOCKING = Group.of("blocking", 3);
     static final Group BLOCKING_VIRTUAL = Group.of("blocking-virtual", 3);
-    static final Group ECHO_1K = Group.of("echo-1k", 6);
-    static final Group ECHO_5K = Group.of("echo-5k", 3);
+    static final Group ECHO_1K = Group.of("echo-1k", 3);
+    static final Group ECHO_5K = Group.of("echo-5k", 4);
     static final Group ECHO_5K_MINA = Group.of("echo-5k-mina", 3);
-    static final Group ECHO_NETNS = Group.of("echo-netns", 4);
+    static final Group ECHO_NETNS = Group.of("echo-netns", 3);
     static final Group EPOLL_41 = Group.netty41("epoll41", 6);
     static final Group EPOLL_41_MIXED = Group.netty41("epoll41-mixed", 3);
     static final Group EPOLL_41_L4 = Group.netty41("epoll41-l4", 3);

@@ -57,12 +57,12 @@ final class ProfileLines {
         }
 
         /**
-         * The estimated seconds of one fork: start-up (1.5 s in process, 6 s end to end) plus warm-up and
+         * The estimated seconds of one fork: start-up (1 s in process, 3 s end to end, as measured) plus warm-up and
          * measurement; a cold-start fork runs its origin warm-up and its seconds, an after-burst memory fork its burst
          * and its light load first.
          */
         double forkSeconds() {
-            double start = endToEnd() ? 6 : 1.5;
+            double start = endToEnd() ? 3 : 1;
             if (className().equals("ProxyWarmupBenchmark")) {
                 return start + Double.parseDouble(values("originWarmupSeconds").get(0))
                         + Double.parseDouble(values("seconds").get(0));
