@@ -81,13 +81,18 @@ public record CheckResult(Check check, Verdict status, double ratio, double lowe
 
     /**
      * "3 of 6 rounds" when a side of the check rests on fewer rounds (or forks) than profiles/claims.jmh assigns to
-     * the group that produces it, else null.
+     * the group that produces it, else null. A paired check can have no more pairs than the group with the fewer
+     * rounds ran (a group joins the first N rounds): that is what it is asked for.
      */
     public String provisional() {
         if (basis == null) {
             return null;
         }
         List<Selection> sides = check.selections();
+        if (basis.method() == Check.Basis.Method.PAIRED) {
+            int asked = sides.stream().mapToInt(s -> s.group().rounds()).min().orElse(0);
+            return basis.n() < asked ? basis.n() + " of " + asked + " rounds" : null;
+        }
         for (int k = 0; k < sides.size(); k++) {
             int had = basis.behind(k == 0);
             int asked = sides.get(k).group().rounds();

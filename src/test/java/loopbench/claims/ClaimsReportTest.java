@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The report as written: every claim once, the machine first, self-contained HTML, relative links. */
@@ -149,21 +150,34 @@ class ClaimsReportTest {
 
     @Test
     void aVerdictOnFewerRoundsThanTheProfileAssignsIsProvisional(@TempDir Path dir) throws Exception {
-        // proxy-64 and direct-64 have 6 rounds in profiles/claims.jmh; these results have 3.
+        // direct-64 has 3 rounds in profiles/claims.jmh (proxy-64 6): C000-1 pairs them on at most 3; these have 2.
         Fixtures f = new Fixtures();
-        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000, 101_000).inRounds(1, 2, 3).add();
-        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500, 96_500).inRounds(1, 2, 3).add();
+        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000).inRounds(1, 2).add();
+        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500).inRounds(1, 2).add();
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
                 List.of(ClaimCatalog.byId().get("C000-1")));
         ClaimResult r = w.results().get(0);
         assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
-        assertEquals("3 of 6 rounds", r.provisional());
+        assertEquals("2 of 3 rounds", r.provisional());
         String md = Files.readString(w.markdown());
-        assertTrue(md.contains("**Verdict: CONFIRMED (provisional: 3 of 6 rounds)**"), md);
-        assertTrue(md.contains("| CONFIRMED | paired t on per-round log ratios, 3 pairs; provisional: 3 of 6 rounds |"),
+        assertTrue(md.contains("**Verdict: CONFIRMED (provisional: 2 of 3 rounds)**"), md);
+        assertTrue(md.contains("| CONFIRMED | paired t on per-round log ratios, 2 pairs; provisional: 2 of 3 rounds |"),
                 md);
         String json = Files.readString(w.json());
-        assertTrue(json.contains("\"provisional\": \"3 of 6 rounds\""), json);
+        assertTrue(json.contains("\"provisional\": \"2 of 3 rounds\""), json);
         assertTrue(w.summary().endsWith("(1 provisional)"), w.summary());
+    }
+
+    @Test
+    void aPairedVerdictOnAllTheRoundsOfItsShorterGroupIsNotProvisional(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures();
+        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000, 101_000).inRounds(1, 2, 3).add();
+        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500, 96_500, 95_000, 96_000, 95_800)
+                .inRounds(1, 2, 3, 4, 5, 6).add();
+        ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C000-1")));
+        ClaimResult r = w.results().get(0);
+        assertEquals(3, r.decisive().get(0).basis().n(), "three pairs: direct-64 runs three rounds");
+        assertNull(r.provisional(), "direct-64's 3 rounds are all it is asked for");
     }
 }
