@@ -70,8 +70,14 @@ public record ClaimResult(Claim claim, Verdict verdict, String reason, List<Chec
                     supporting);
         }
         List<String> open = new ArrayList<>();
-        for (CheckResult r : decisive) {
-            if (r.status() != Verdict.CONFIRMED) {
+        for (int i = 0; i < decisive.size(); i++) {
+            CheckResult r = decisive.get(i);
+            if (r.status() == Verdict.REFUTED) {
+                // outside at its own 95%, not after Holm's correction over the claim's decisive checks
+                open.add(r.check().label() + ": " + r.effect() + " lies outside "
+                        + r.check().region().describe(Format::ratio) + " at its own 95% level, not after Holm's "
+                        + "correction over " + decisive.size() + " checks (adjusted p = " + Format.p(adjusted[i]) + ")");
+            } else if (r.status() != Verdict.CONFIRMED) {
                 String boundaries = String.join(" or ", r.check().region().boundaries().stream()
                         .map(Format::ratio).toList());
                 open.add(r.check().label() + ": " + r.effect() + (r.hasInterval() ? " straddles " + boundaries : "")

@@ -160,6 +160,9 @@ class ClaimVerdictTest {
         assertEquals(Verdict.REFUTED, marginal.status());
         assertTrue(r.adjustedAgainst()[3] >= Region.ALPHA, () -> "Holm-adjusted " + r.adjustedAgainst()[3]);
         assertEquals(Verdict.INCONCLUSIVE, r.verdict(), r::reason);
+        assertTrue(r.reason().contains("d: ") && r.reason().contains("lies outside > 1.000 at its own 95% level, not "
+                + "after Holm's correction over 4 checks"), r::reason);
+        assertTrue(!r.reason().contains("d: " + marginal.effect() + " straddles"), r::reason);
     }
 
     @Test
