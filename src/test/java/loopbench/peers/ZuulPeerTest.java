@@ -70,4 +70,38 @@ class ZuulPeerTest {
         assertEquals(2, p.exitValue(), out);
         assertTrue(out.contains("'kq' is not one of epoll, nio, io_uring"), out);
     }
+
+    /** Starts the peer on a free port in front of a closed port, and waits for its ready line. */
+    private static Process startedPeer() throws Exception {
+        Process p = new ProcessBuilder(java(), "-Xmx256m", "-jar", JAR.toString(), "--listen", "127.0.0.1:0",
+                "--backend", "127.0.0.1:1", "--io-threads", "1", "--exit-with-parent")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8));
+        String line = out.readLine();
+        assertTrue(line != null && line.startsWith("listening on "), "ready line: " + line);
+        return p;
+    }
+
+    @Test
+    void theEndOfStdinStopsThePeer() throws Exception {
+        Process p = startedPeer();
+        try {
+            p.getOutputStream().close(); // what the parent's death does to --exit-with-parent
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the peer outlived its parent's stdin");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void sigtermStopsThePeer() throws Exception {
+        Process p = startedPeer();
+        try {
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the peer ignored SIGTERM");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
 }

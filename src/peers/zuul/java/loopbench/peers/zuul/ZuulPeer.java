@@ -32,6 +32,9 @@ public final class ZuulPeer {
     private ZuulPeer() {
     }
 
+    /** How long a requested stop may take before the peer halts. */
+    private static final long GRACE_MILLIS = 5_000;
+
     public static void main(String[] args) throws Exception {
         PeerOptions options;
         try {
@@ -48,8 +51,8 @@ public final class ZuulPeer {
         }
         configure(options);
         CountDownLatch stop = new CountDownLatch(1);
-        Signal.handle(new Signal("TERM"), s -> stop.countDown());
-        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        Signal.handle(new Signal("TERM"), s -> stopWithin(stop));
+        Signal.handle(new Signal("INT"), s -> stopWithin(stop));
         if (options.exitWithParent()) {
             Thread watch = new Thread(() -> {
                 try {
@@ -59,7 +62,7 @@ public final class ZuulPeer {
                 } catch (java.io.IOException e) {
                     // a broken pipe is an end too
                 }
-                stop.countDown();
+                stopWithin(stop);
             }, "zuul-peer-parent-watch");
             watch.setDaemon(true);
             watch.start();
@@ -86,6 +89,26 @@ public final class ZuulPeer {
         server.stop();
         System.err.println("zuul peer: stopped");
         System.exit(0); // the shutdown hook Zuul registered finds the server stopped already
+    }
+
+    /**
+     * Asks for a graceful stop, and halts the JVM if it has not ended {@link #GRACE_MILLIS} later: a stop that
+     * arrives while Zuul is still starting, or a shutdown that waits on Zuul's own hooks, must not leave the peer
+     * running after its run.
+     */
+    private static void stopWithin(CountDownLatch stop) {
+        stop.countDown();
+        Thread halt = new Thread(() -> {
+            try {
+                Thread.sleep(GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            System.err.println("zuul peer: not stopped after " + GRACE_MILLIS + " ms, halting");
+            Runtime.getRuntime().halt(1);
+        }, "zuul-peer-halt");
+        halt.setDaemon(true);
+        halt.start();
     }
 
     /** Zuul reads its settings through Archaius: set before anything reads them. */
