@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@value #CPU_SCALE} (default 1): the tokens are multiplied by it. {@code 1.0526} (= 1/0.95) makes
  *       the CPU part of an op 5.26% longer; the op also allocates and returns an array (~1-2% of its time, not
- *       scaled), so throughput drops by a little less than 5% (measured: see README, "Gating in CI").</li>
+ *       scaled), so throughput drops by a little less than 5% (measured: docs/results/2026-11-23/gate-proof/).</li>
  *   <li>{@value #ALLOC_SCALE} (default 1): the array length is multiplied by it. {@code 1.01} turns
  *       {@code byte[8000]} (8016 B with its header) into {@code byte[8080]} (8096 B): +1.0% bytes per op.</li>
  * </ul>

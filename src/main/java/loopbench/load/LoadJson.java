@@ -14,8 +14,8 @@ import java.util.Base64;
 
 /**
  * A {@link LoadResult} as JSON: what {@code load --json} writes and the end-to-end benchmarks' side files hold. An
- * interface: scripts and the claims report read it, and a golden-file test holds it field for field. The README's
- * load-generator section lists the fields.
+ * interface: scripts and the claims report read it, and a golden-file test holds it field for field (the files
+ * under src/test/resources/loopbench/load/golden/ show every field).
  */
 public final class LoadJson {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};

@@ -57,17 +57,17 @@ public final class Comparison {
      */
     public static final List<String> DEFAULT_METRICS = List.of(JmhResult.PRIMARY, ALLOC, CPU_PER_OP, SERVER_CPU);
     /**
-     * Default thresholds, percent (see README, "Gating in CI", for how they were chosen from measured
-     * fork-to-fork variation): the score moves by a few percent between forks on a shared machine; bytes per
-     * operation by hundredths of a percent.
+     * Default thresholds, percent (docs/results/2026-11-23/gate-proof/README.md says how they were chosen from
+     * measured fork-to-fork variation): the score moves by a few percent between forks on a shared machine; bytes
+     * per operation by hundredths of a percent.
      */
     public static final String DEFAULT_THRESHOLD = "3";
     /**
      * The gate's score threshold, percent. Lower than {@link #DEFAULT_THRESHOLD}: the gate's pairs run back to
      * back, so drift cancels and a 1% threshold costs no false alarms (Holm's correction, not the threshold,
-     * bounds those); with 8 rounds it is what lets a 5% loss be caught in at least 19 of 20 gates (README,
-     * "What it can detect": measured with profiles/gate-proof.sh). Two separate runs ({@code compare}) drift
-     * apart by more than that, so they keep 3%.
+     * bounds those); with 8 rounds it is what lets a 5% loss be caught in at least 19 of 20 gates (measured
+     * with profiles/gate-proof.sh: docs/results/2026-11-23/gate-proof/). Two separate runs ({@code compare})
+     * drift apart by more than that, so they keep 3%.
      */
     public static final String GATE_DEFAULT_THRESHOLD = "1";
     public static final String DEFAULT_ALLOC_THRESHOLD = "0.5";

@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A seed replays the schedule the gate ran before it moved onto the rounds engine: the order of lines in every
- * round and which side of each line goes first. The gate's A/A and power proof (README, "What it can detect") was
- * measured with that schedule; {@link #legacySchedule} is the gate's code as it was then, frozen here.
+ * round and which side of each line goes first. The gate's A/A and power proof
+ * (docs/results/2026-11-23/gate-proof/) was measured with that schedule; {@link #legacySchedule} is the gate's code
+ * as it was then, frozen here.
  */
 class GateScheduleTest {
 
