@@ -3,7 +3,7 @@
 # event loop, 1 KiB page) and one loopbench proxy per collector (--layer 4 or 7; epoll, one event loop, the suite's
 # server JVM flags), identical but for the collector, all running at once. Each proxy is warmed up (--warmup seconds
 # of wrk, then 3 x 4 s of fresh connections); then every round measures each proxy once, in a random order: a 2 s
-# settle run, then a 10 s `wrk -t1 -cCONNECTIONS` run with the proxy's CPU (utime, stime) from /proc/PID/stat.
+# settle run, then a 10 s `wrk -t1 -cCONNECTIONS` run with the proxy's CPU (user, sys) measured by `loopbench cost`.
 # Exploratory: the proxies not being measured sit idle beside the one that is, so the absolute figures are above
 # compare.sh's. For a verdict against the reference proxies: compare.sh --jvm-variant '-XX:+UseSerialGC'.
 #
@@ -34,6 +34,7 @@ lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
+work=$(lb_tmpdir)
 lb_start_origin "$out/origin"
 for c in "${names[@]}"; do
   lb_start_proxy "$out/proxy-$c" "$layer" epoll "${flag[$c]}"
@@ -49,14 +50,12 @@ echo "round collector req/s cpu_us_per_req user sys errors" | tee "$out/runs.txt
 for ((r = 1; r <= rounds; r++)); do
   for c in $(printf '%s\n' "${names[@]}" | shuf); do
     wrk_run 2 "$c" >/dev/null
-    read -r u0 s0 < <(lb_cpu_ticks "${pid[$c]}")
-    res=$(wrk_run 10 "$c")
-    read -r u1 s1 < <(lb_cpu_ticks "${pid[$c]}")
-    read -r n rps < <(lb_wrk_counts <<<"$res")
+    res=$(lb_cost "$work/cost" "${pid[$c]}" wrk -t1 -c"$connections" -d10s "http://127.0.0.1:${port[$c]}/") \
+      || lb_fail 1 "round $r: measuring the $c proxy failed (above)"
+    read -r _ rps < <(lb_wrk_counts <<<"$res")
     errors=$(grep -oE 'Socket errors.*|Non-2xx.*' <<<"$res" | tr '\n' ' ' || true)
-    [ "$n" -gt 0 ] || lb_fail 1 "round $r: wrk completed no request through the $c proxy"
-    printf '%d %s %.0f %s %s %s %s\n' "$r" "$c" "$rps" "$(lb_us_per_request $((u1 - u0 + s1 - s0)) "$n")" \
-      "$(lb_us_per_request $((u1 - u0)) "$n")" "$(lb_us_per_request $((s1 - s0)) "$n")" "${errors:-0}" \
-      | tee -a "$out/runs.txt"
+    printf '%d %s %.0f %s %s %s %s\n' "$r" "$c" "$rps" "$(lb_cost_field "$work/cost" cpuMicrosPerRequest)" \
+      "$(lb_cost_field "$work/cost" userMicrosPerRequest)" "$(lb_cost_field "$work/cost" systemMicrosPerRequest)" \
+      "${errors:-0}" | tee -a "$out/runs.txt"
   done
 done

@@ -2,8 +2,8 @@
 # How far one loopbench proxy's CPU per request moves from one run to the next with nothing changed: a fresh proxy
 # (--layer 4 or 7; epoll, one event loop, reuse-server-thread, the suite's server JVM flags) in front of a loopbench
 # origin (1 KiB page), driven by --runs consecutive `wrk -t1 -cCONNECTIONS` runs of --duration seconds, and after each
-# run the proxy's CPU per request (utime + stime from /proc/PID/stat over the run, divided by wrk's requests), user and
-# sys. Is the spread of compare.sh's rounds a warm-up still under way (a trend), or the machine (no trend)?
+# run the proxy's CPU per request (its CPU time over the run, divided by wrk's requests, as `loopbench cost` measures
+# it: loopbench.metrics.ProcStat, the end-to-end benchmarks' /proc reader), user and sys. Is the spread of compare.sh's rounds a warm-up still under way (a trend), or the machine (no trend)?
 #
 # Needs wrk and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/proxy-noise.sh [--layer 4|7] [--connections C] [--runs N] [--duration S] [--out DIR]
@@ -27,19 +27,19 @@ lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
+work=$(lb_tmpdir)
 lb_start_origin "$out/origin"
 lb_start_proxy "$out/proxy" "$layer" epoll
 proxy_pid=$lb_started_pid proxy_port=$lb_started_port
 
 printf 'run\tsecond\treq_per_s\tcpu_us_per_req\tuser_us_per_req\tsys_us_per_req\n' >"$out/runs.tsv"
 for ((i = 1; i <= runs; i++)); do
-  read -r u0 s0 < <(lb_cpu_ticks "$proxy_pid")
-  read -r n _ < <(wrk -t1 -c"$connections" -d"$duration"s "http://127.0.0.1:$proxy_port/" | lb_wrk_counts)
-  read -r u1 s1 < <(lb_cpu_ticks "$proxy_pid")
-  [ "$n" -gt 0 ] || lb_fail 1 "run $i: wrk completed no request through the proxy"
+  lb_cost "$work/cost" "$proxy_pid" wrk -t1 -c"$connections" -d"$duration"s "http://127.0.0.1:$proxy_port/" \
+    >"$work/wrk.out" || lb_fail 1 "run $i: measuring the proxy failed (above)"
+  read -r n _ < <(lb_wrk_counts <"$work/wrk.out")
   rps=$(awk -v n="$n" -v d="$duration" 'BEGIN { printf "%.0f", n / d }')
-  row=("$i" "$((i * duration))" "$rps" "$(lb_us_per_request $((u1 - u0 + s1 - s0)) "$n")"
-    "$(lb_us_per_request $((u1 - u0)) "$n")" "$(lb_us_per_request $((s1 - s0)) "$n")")
+  row=("$i" "$((i * duration))" "$rps" "$(lb_cost_field "$work/cost" cpuMicrosPerRequest)"
+    "$(lb_cost_field "$work/cost" userMicrosPerRequest)" "$(lb_cost_field "$work/cost" systemMicrosPerRequest)")
   (IFS=$'\t'; echo "${row[*]}") >>"$out/runs.tsv"
   printf '%d\t%ds\t%d req/s\t%s CPU-us/req\tuser %s\tsys %s\n' "${row[@]}"
 done

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # (variables for the scripts that source this file)
 # What the scripts under profiles/ share (sourced, never run): error messages and option checks, finding java and
-# the jars, the JVM flags the suite gives its servers, starting a loopbench server and waiting for its port, reading
-# a process's CPU from /proc, and stopping every child when the script ends.
+# the jars, the JVM flags the suite gives its servers, starting a loopbench server and waiting for its port, measuring
+# what a wrk run cost a server (loopbench cost), and stopping every child when the script ends.
 #
 # A script sets lb_name (the name its messages start with; default: its file name), sources this file and calls
 # lb_cleanup_on_exit once. From then on, whatever it starts with lb_start, lb_run or lb_track is stopped when it
@@ -271,32 +271,26 @@ lb_start_nginx() {
   lb_started_pids=("$master" $(pgrep -P "$master"))
 }
 
-# ---- CPU from /proc ----
+# ---- what a run cost a server: loopbench cost (loopbench.metrics.ProcStat) ----
 
-lb_hz=$(getconf CLK_TCK)
+# The request count in wrk's output, for loopbench cost --requests-from.
+lb_wrk_requests='([0-9]+) requests in'
 
-# lb_cpu_ticks PID...: the processes' CPU time in clock ticks, summed: "utime stime".
-lb_cpu_ticks() {
-  local u=0 s=0 pu ps p
-  for p in "$@"; do
-    read -r pu ps < <(awk '{ sub(/.*\) /, ""); print $12, $13 }' "/proc/$p/stat")
-    u=$((u + pu)) s=$((s + ps))
-  done
-  echo "$u $s"
+# lb_cost FILE PID COMMAND...: runs COMMAND (a wrk run) under `loopbench cost`, which reads from /proc, just before
+# COMMAND starts and just after it ends, the CPU time (user, system) and context switches of PID and every process
+# descending from it, and the whole machine's busy CPU time, as the end-to-end benchmarks read theirs
+# (loopbench.metrics.ProcStat); FILE gets them per request (wrk's count) as one line "cost key=value ...", which
+# lb_cost_field reads. COMMAND's output passes through. The measuring JVM (C1 only, a small heap) starts before the
+# first reading and ends after the last; its own CPU time in between is left out of the machine's.
+lb_cost() {
+  local file=$1 pid=$2; shift 2
+  "$lb_java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xmx64m -jar "$lb_jar" cost --pid "$pid" \
+    --requests-from "$lb_wrk_requests" --out "$file" -- "$@"
 }
 
-# lb_ctx_switches PID...: the processes' context switches (voluntary and not, every thread), summed.
-lb_ctx_switches() {
-  local p
-  for p in "$@"; do cat /proc/"$p"/task/*/status 2>/dev/null; done \
-    | awk '/^(non)?voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }'
-}
-
-# lb_machine_ticks: busy CPU ticks of the whole machine (all cores: user, nice, system, irq, softirq).
-lb_machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
-
-# lb_us_per_request TICKS REQUESTS: CPU-µs per request, two decimals.
-lb_us_per_request() { awk -v d="$1" -v hz="$lb_hz" -v n="$2" 'BEGIN { printf "%.2f", n ? d * 1e6 / hz / n : 0 }'; }
+# lb_cost_field FILE KEY: the value of KEY (e.g. cpuMicrosPerRequest, userMicrosPerRequest, systemMicrosPerRequest,
+# contextSwitchesPerRequest, machineCpuMicrosPerRequest) in the line lb_cost wrote to FILE.
+lb_cost_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1"; }
 
 # lb_wrk_counts: wrk's output on stdin -> "requests req_per_s".
 lb_wrk_counts() { awk '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { print n + 0, r + 0 }'; }

@@ -6,10 +6,12 @@
 #       HAProxy mode http
 # for a small page (--body-size, 1 KiB) and a large one (--large-body-size, 64 KiB; L4 adds HAProxy with
 # option splice-auto there). L7 also measures loopbench with --backend-pool per-loop (a keep-alive pool per event
-# loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and CPU per request = (utime+stime of
-# the proxy's processes, from /proc/PID/stat) / requests completed, split into user and sys, and context switches
-# per request; and the whole machine's busy CPU per request (/proc/stat: proxy, origin, wrk, kernel threads and
-# anything else running), which catches work a proxy moves out of its own processes. With --before REV|JAR,
+# loop, as nginx's upstream keepalive). For every target: requests/s (wrk) and, measured by `loopbench cost` (the
+# project's own /proc reader, loopbench.metrics.ProcStat, as the end-to-end benchmarks measure theirs), CPU per
+# request = CPU time of the proxy's process tree (user + system; nginx: master and workers) / requests completed, split
+# into user and sys, and context switches per request; and the whole machine's busy CPU per request (proxy, origin,
+# wrk, kernel threads and anything else running, the measuring JVM left out), which catches work a proxy moves out of
+# its own processes. With --before REV|JAR,
 # loopbench's rows are measured for that git revision (built in a temporary worktree) or jar too, in the same rounds:
 # the before/after table in one command. With
 # --jvm-variant 'FLAGS', loopbench's L4, L7 aggregate and L7 per-loop rows are measured a second time, same jar,
@@ -161,10 +163,17 @@ with_options() {
   done
 }
 
-# Runs wrk against port $1 for $2 seconds, prints "requests req_per_s"; fails on errors.
+# run_wrk PORT SECONDS [PID]: wrk against PORT for SECONDS, prints "requests req_per_s"; fails on errors. With PID, the
+# run is measured: what it cost PID and its descendants goes to $work/cost (lb_cost).
 run_wrk() {
-  local res
-  res=$(wrk -t1 -c"$connections" -d"$2"s "http://127.0.0.1:$1/" 2>&1)
+  local res wrk=(wrk -t1 -c"$connections" -d"$2"s "http://127.0.0.1:$1/")
+  if [ -n "${3:-}" ]; then
+    rm -f "$work/cost"
+    res=$(lb_cost "$work/cost" "$3" "${wrk[@]}" 2>&1) \
+      || { echo "$res" >&2; lb_fail 1 "measuring port $1 failed (above)"; }
+  else
+    res=$("${wrk[@]}" 2>&1)
+  fi
   if grep -qE 'Non-2xx|Socket errors' <<<"$res"; then
     echo "$res" >&2; lb_fail 1 "wrk saw errors against port $1 (above)"
   fi
@@ -303,21 +312,19 @@ settle_counting_syscalls() {
   ' "$work/perf.csv"
 }
 
-# measure NAME PORT PIDS... : a short settle run (syscalls counted), then one measured wrk run; appends to runs.tsv
+# measure NAME PORT PIDS... : a short settle run (syscalls counted), then one measured wrk run, its cost that of the
+# first pid's process tree (a server's own process, nginx's master with its workers); appends to runs.tsv
 measure() {
   local name=$1 port=$2; shift 2
   local sc_total sc_reads sc_writes sc_waits sc_ctls
   read -r sc_total sc_reads sc_writes sc_waits sc_ctls < <(settle_counting_syscalls "$port" "$@")
-  local u0 s0 c0 m0 u1 s1 c1 m1 res n rps
-  read -r u0 s0 < <(lb_cpu_ticks "$@"); c0=$(lb_ctx_switches "$@"); m0=$(lb_machine_ticks)
-  res=$(run_wrk "$port" "$duration")
-  m1=$(lb_machine_ticks); read -r u1 s1 < <(lb_cpu_ticks "$@"); c1=$(lb_ctx_switches "$@")
+  local res n rps
+  res=$(run_wrk "$port" "$duration" "$1")
   read -r n rps <<<"$res"
-  local cpu_us user_us sys_us ctx machine_us
-  cpu_us=$(lb_us_per_request $((u1 - u0 + s1 - s0)) "$n")
-  user_us=$(lb_us_per_request $((u1 - u0)) "$n") sys_us=$(lb_us_per_request $((s1 - s0)) "$n")
-  ctx=$(awk -v d=$((c1 - c0)) -v n="$n" 'BEGIN { printf "%.3f", d / n }')
-  machine_us=$(lb_us_per_request $((m1 - m0)) "$n")
+  local cpu_us user_us sys_us ctx machine_us c=$work/cost
+  cpu_us=$(lb_cost_field "$c" cpuMicrosPerRequest) user_us=$(lb_cost_field "$c" userMicrosPerRequest)
+  sys_us=$(lb_cost_field "$c" systemMicrosPerRequest) ctx=$(lb_cost_field "$c" contextSwitchesPerRequest)
+  machine_us=$(lb_cost_field "$c" machineCpuMicrosPerRequest)
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$name" "$n" "$rps" "$cpu_us" \
     "$user_us" "$sys_us" "$ctx" "$machine_us" "$sc_total" "$sc_reads" "$sc_writes" "$sc_waits" "$sc_ctls" \
     >>"$out/runs.tsv"

@@ -14,9 +14,9 @@ import picocli.CommandLine.IVersionProvider;
  * values; a failure to start (port taken, transport unavailable) exits 1 saying why.
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
-        subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class, NetnsCommand.class,
-                TableCommand.class, CompareCommand.class, GateCommand.class, ClaimsCommand.class, MemoryCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class,
+                NetnsCommand.class, TableCommand.class, CompareCommand.class, GateCommand.class, ClaimsCommand.class,
+                MemoryCommand.class, CostCommand.class, CommandLine.HelpCommand.class},
         description = "The loopback rig: an HTTP origin, a TCP echo server and an L4/L7 proxy, built on Netty, "
                 + "with the transport, allocator, thread model and io threads as knobs, and a load generator for them.")
 public final class Main implements Runnable {
@@ -30,13 +30,15 @@ public final class Main implements Runnable {
         CommandLine cmd = new CommandLine(new Main());
         Converters.register(cmd);
         cmd.setExecutionExceptionHandler((e, command, parseResult) -> Cli.exitCodeFor(e, command));
-        cmd.setParameterExceptionHandler((e, args1) -> Cli.exitCodeFor(new Cli.BadInput(e.getMessage()), e.getCommandLine()));
+        cmd.setParameterExceptionHandler((e, args1) -> Cli.exitCodeFor(new Cli.BadInput(e.getMessage()),
+                e.getCommandLine()));
         return cmd.execute(args);
     }
 
     @Override
     public void run() {
-        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, netns, table, compare, gate, claims");
+        throw new Cli.BadInput("no command given; valid commands: origin, echo, proxy, load, netns, table, compare, "
+                + "gate, claims, memory, cost");
     }
 
     static final class VersionProvider implements IVersionProvider {

@@ -112,6 +112,28 @@ public final class ProcStat {
         return new Snapshot(cpu, switches, nanoTime);
     }
 
+    /**
+     * The CPU time of a process and every process descending from it, summed and split into user and system time (see
+     * {@link #ofTree} and {@link #cpuSplit}).
+     */
+    public static CpuSplit cpuSplitOfTree(long pid) {
+        long user = 0;
+        long system = 0;
+        for (long p : treePids(pid)) {
+            try {
+                CpuSplit s = cpuSplit(p);
+                user += s.userNanos();
+                system += s.systemNanos();
+            } catch (IllegalStateException e) {
+                if (p == pid || Files.exists(Paths.get("/proc", Long.toString(p)))) {
+                    throw e;
+                }
+                // a descendant that exited while it was read
+            }
+        }
+        return new CpuSplit(user, system);
+    }
+
     /** The I/O counters of a process and its descendants, summed (see {@link #ofTree}). */
     public static Io ioOfTree(long pid) {
         Io sum = new Io(0, 0);
@@ -173,6 +195,11 @@ public final class ProcStat {
     public record MachineCpu(long idleTicks, long totalTicks) {
         public MachineCpu minus(MachineCpu earlier) {
             return new MachineCpu(idleTicks - earlier.idleTicks, totalTicks - earlier.totalTicks);
+        }
+
+        /** The CPU time spent on anything but idling (user, nice, system, irq, softirq, steal), in nanoseconds. */
+        public long busyNanos() {
+            return (totalTicks - idleTicks) * (1_000_000_000L / USER_HZ);
         }
 
         /** Idle share of the CPUs (0..1) between two readings; NaN if no time passed. */

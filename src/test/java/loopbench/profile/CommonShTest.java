@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -103,6 +104,41 @@ class CommonShTest {
         assertEquals(143, exitOf(run), run.stderr());
         assertGone(server);
         assertGone(child);
+    }
+
+    /** lb_cost_field reads one figure of the line `loopbench cost` writes, by its key, and no other. */
+    @Test
+    void aCostFieldIsReadByItsKey(@TempDir Path dir) throws Exception {
+        Path line = Files.writeString(dir.resolve("cost"), "cost pid=42 seconds=10.001 cpuNanos=5 userNanos=3 "
+                + "systemNanos=2 contextSwitches=7 machineBusyNanos=9 requests=1000 cpuMicrosPerRequest=12.34 "
+                + "userMicrosPerRequest=8.00 systemMicrosPerRequest=4.34\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". \"$COMMON\"; for k in cpuMicrosPerRequest "
+                + "userMicrosPerRequest contextSwitches requests; do lb_cost_field \"$1\" $k; done", "probe",
+                line.toString()).redirectErrorStream(true);
+        pb.environment().put("COMMON", Path.of("profiles/lib/common.sh").toAbsolutePath().toString());
+        Process p = pb.start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals("12.34\n8.00\n7\n1000\n", new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * One way to read a process's CPU: the scripts measure a server with `loopbench cost` (loopbench.metrics.ProcStat),
+     * never from /proc on their own.
+     */
+    @Test
+    void noScriptReadsCpuTimesOrContextSwitchesFromProcItself() throws Exception {
+        List<String> readers = new ArrayList<>();
+        try (var files = Files.walk(Path.of("profiles"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".sh")).toList()) {
+                String text = Files.readString(f);
+                for (String sign : List.of("ctxt_switches", "/proc/stat", "CLK_TCK", "print $12")) {
+                    if (text.contains(sign)) {
+                        readers.add(f + " (" + sign + ")");
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), readers);
     }
 
     @Test
