@@ -820,9 +820,11 @@ public final class ClaimCatalog {
                 .experiment("The runs of C002-1 (group `page-200`): the latency spread p99 / p50 through the L7 proxy "
                         + "vs direct, and the full distributions from the side files. The load is a closed loop like "
                         + "ab -c 200 (" + newConnections + "): each latency runs from its own request's send, so "
-                        + "coordinated-omission correction does not apply. The suite has no native proxy, so the half "
-                        + "tested here is \"a JVM proxy widens the spread\"; nginx's half is measured by hand with "
-                        + "profiles/reference-proxies/compare.sh.")
+                        + "coordinated-omission correction does not apply. The claims run has no native proxy, so the "
+                        + "half tested here is \"a JVM proxy widens the spread\"; nginx's half is not measured: no "
+                        + "committed run has put nginx under this load. ProxyEndToEndBenchmark can, as an external "
+                        + "target (-p layer=external with -Dloopbench.external.proxy starting nginx, as "
+                        + "profiles/reference-proxies/external.sh does under keep-alive load).")
                 .why("The claim is about the shape of the latency distribution: the ratio of spreads removes the "
                         + "scale (the page and the machine) and keeps the shape.")
                 .placement(PINNED_PROXY)

@@ -47,6 +47,26 @@ final class ProfileLines {
             return m;
         }
 
+        /**
+         * This line as JMH runs it: every @Param of its benchmark class (loopbench.bench) that the line does not set
+         * added with the class's default values, so that {@link #arms} counts what JMH expands.
+         */
+        Line withDefaults() throws Exception {
+            StringBuilder full = new StringBuilder(args);
+            Map<String, List<String>> given = params();
+            for (Class<?> c = Class.forName("loopbench.bench." + className()); c != null; c = c.getSuperclass()) {
+                for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                    org.openjdk.jmh.annotations.Param p = f.getAnnotation(org.openjdk.jmh.annotations.Param.class);
+                    if (p != null && !given.containsKey(f.getName())) {
+                        full.append(" -p ").append(f.getName()).append('=').append(String.join(",", p.value()));
+                    }
+                }
+            }
+            String text = full.toString();
+            return new Line(number, label, rounds, minJdk, jar, twins, text,
+                    new CommandLineOptions(text.split("\\s+")));
+        }
+
         /** How many arms (combinations of the -p values) the line has. */
         int arms() {
             return params().values().stream().mapToInt(List::size).reduce(1, (a, b) -> a * b);
