@@ -3,7 +3,8 @@
 # (--layer 4 or 7; epoll, one event loop, reuse-server-thread, the suite's server JVM flags) in front of a loopbench
 # origin (1 KiB page), driven by --runs consecutive `wrk -t1 -cCONNECTIONS` runs of --duration seconds, and after each
 # run the proxy's CPU per request (its CPU time over the run, divided by wrk's requests, as `loopbench cost` measures
-# it: loopbench.metrics.ProcStat, the end-to-end benchmarks' /proc reader), user and sys. Is the spread of compare.sh's rounds a warm-up still under way (a trend), or the machine (no trend)?
+# it: loopbench.metrics.ProcStat, the end-to-end benchmarks' /proc reader), user and sys. Is the spread of compare.sh's
+# rounds a warm-up still under way (a trend), or the machine (no trend)?
 #
 # Needs wrk and target/loopbench.jar (./mvnw -B -q package -DskipTests).
 # Usage: profiles/proxy-noise.sh [--layer 4|7] [--connections C] [--runs N] [--duration S] [--out DIR]

@@ -1,6 +1,7 @@
 """compare.sh's tables, from the TSV files it writes round by round.
 
-  python3 tables.py proxies runs.tsv          # every proxy (and its syscalls), then loopbench against the best reference
+  python3 tables.py proxies runs.tsv          # every proxy (and its syscalls), then loopbench against the best
+                                              # reference
   python3 tables.py generators generators.tsv # every load generator, then loopbench's generator against wrk
 
 Medians over rounds with [min..max]: the rounds were interleaved, so a drifting machine moves every row alike.
@@ -100,8 +101,8 @@ def proxies(path):
 
 
 def variants(rows):
-    """Each labelled row ("... (before)", "... (FLAGS)", "... (ARGS)", "... (JDK N)") against the same row without the label, round
-    by round: the side-by-side ratio a drifting machine disturbs least."""
+    """Each labelled row ("... (before)", "... (FLAGS)", "... (ARGS)", "... (JDK N)") against the same row without the
+    label, round by round: the side-by-side ratio a drifting machine disturbs least."""
     names = list(dict.fromkeys(r['proxy'] for r in rows))
     pairs = [(n, n[:n.rindex(' (')]) for n in names if n.endswith(')') and ' (' in n and 'loopbench' in n]
     pairs = [(v, base) for v, base in pairs if base in names]
@@ -119,7 +120,8 @@ def variants(rows):
                 by.setdefault(r['round'], {})[r['proxy']] = r
 
         def ratios(k):
-            return [float(x[v][k]) / float(x[base][k]) for x in by.values() if v in x and base in x and float(x[base][k]) > 0]
+            return [float(x[v][k]) / float(x[base][k]) for x in by.values()
+                    if v in x and base in x and float(x[base][k]) > 0]
 
         cpu = ratios('cpu_us_per_req')
         if not cpu:

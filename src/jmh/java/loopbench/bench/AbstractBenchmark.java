@@ -34,7 +34,8 @@ public abstract class AbstractBenchmark {
     static final String REQUIRE_UNSAFE = "loopbench.requireUnsafe";
 
     static {
-        // The suite runner and the gate set this, so that "Unsafe on" (or off) in their results is checked, not assumed.
+        // The suite runner and the gate set this, so that "Unsafe on" (or off) in their results is checked, not
+        // assumed.
         String required = System.getProperty(REQUIRE_UNSAFE);
         if ("true".equals(required) && !PlatformDependent.hasUnsafe()) {
             throw new IllegalStateException("Netty's sun.misc.Unsafe path is off in this fork ("

@@ -66,7 +66,8 @@ public abstract class AbstractEndToEndBenchmark extends AbstractPlacedBenchmark 
 
     /** {@code spec} on the load generator's event-loop parameters. */
     protected LoadSpec onClientLoops(LoadSpec spec) {
-        return spec.withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT, clientIoThreads);
+        return spec.withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT,
+                clientIoThreads);
     }
 
     /**

@@ -77,7 +77,8 @@ public class BlockingWorkEndToEndBenchmark extends AbstractEndToEndBenchmark {
     }
 
     /** The throughput bound (req/s) the blocking argument predicts; NaN when nothing blocks ({@code workMs} 0). */
-    static double predictedBound(WorkStrategy strategy, int workMs, int ioThreads, int executorThreads, int connections) {
+    static double predictedBound(WorkStrategy strategy, int workMs, int ioThreads, int executorThreads,
+            int connections) {
         if (workMs <= 0) {
             return Double.NaN;
         }

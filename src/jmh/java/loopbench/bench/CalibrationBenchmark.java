@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * fork-to-fork noise (throughput) and exactly 1 in bytes per op; with the scales above, about 0.95 and 1.01.
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar CalibrationBenchmark -prof gc}; the slower,
- * hungrier variant: {@code -jvmArgsPrepend "-Dloopbench.calibration.cpuScale=1.0526 -Dloopbench.calibration.allocScale=1.01"}.
+ * hungrier variant: {@code -jvmArgsPrepend "-Dloopbench.calibration.cpuScale=1.0526
+ * -Dloopbench.calibration.allocScale=1.01"}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

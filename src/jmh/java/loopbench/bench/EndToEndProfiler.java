@@ -25,7 +25,8 @@ public final class EndToEndProfiler implements InternalProfiler {
 
     @Override
     public String getDescription() {
-        return "end-to-end benchmarks: latency, CPU and context switches per request per process, bytes per leg (loopbench)";
+        return "end-to-end benchmarks: latency, CPU and context switches per request per process, bytes per leg "
+                + "(loopbench)";
     }
 
     @Override

@@ -235,7 +235,8 @@ public final class EndToEndTrial implements AutoCloseable {
         this.generator = LoadGenerator.start(loadSpec, null, completions);
         if (!generator.awaitConnected(Duration.ofSeconds(60))) {
             throw new IllegalStateException("only " + generator.connectionsUp() + " of " + loadSpec.connections()
-                    + " connections to " + loadSpec.target() + " opened within 60 s; errors so far: " + generator.errors()
+                    + " connections to " + loadSpec.target() + " opened within 60 s; errors so far: "
+                    + generator.errors()
                     + serverLogs());
         }
         return generator;
@@ -316,7 +317,8 @@ public final class EndToEndTrial implements AutoCloseable {
         }
         completions.pace(r.requestsPerSecond());
         if (failOnErrors && r.errorsTotal() > 0) {
-            throw new IllegalStateException(r.errorsTotal() + " requests failed in this iteration, so it has no result:\n"
+            throw new IllegalStateException(r.errorsTotal()
+                    + " requests failed in this iteration, so it has no result:\n"
                     + r.summary() + serverLogs());
         }
     }
@@ -345,7 +347,8 @@ public final class EndToEndTrial implements AutoCloseable {
         m.put(EndToEndMetrics.contextSwitches(EndToEndMetrics.CLIENT), r.contextSwitchesPerRequest());
         serverDeltas.forEach((role, d) -> {
             m.put(EndToEndMetrics.cpu(role), requests == 0 ? Double.NaN : d.cpuNanos() / 1000.0 / requests);
-            m.put(EndToEndMetrics.contextSwitches(role), requests == 0 ? Double.NaN : (double) d.contextSwitches() / requests);
+            m.put(EndToEndMetrics.contextSwitches(role),
+                    requests == 0 ? Double.NaN : (double) d.contextSwitches() / requests);
         });
         if (requests > 0) {
             // Every request is the same bytes; what was read is counted when read (a response half-read at an end
@@ -355,7 +358,8 @@ public final class EndToEndTrial implements AutoCloseable {
             MeasuredProcess origin = servers.get(EndToEndMetrics.ORIGIN);
             // The backend leg is what the origin read and wrote, when a proxy stands before it; /proc counts the
             // bytes of read/write system calls, which io_uring does not make.
-            if (servers.containsKey(EndToEndMetrics.PROXY) && origin != null && ioStart.containsKey(EndToEndMetrics.ORIGIN)
+            if (servers.containsKey(EndToEndMetrics.PROXY) && origin != null
+                    && ioStart.containsKey(EndToEndMetrics.ORIGIN)
                     && !"io_uring".equals(params.get("transport"))) {
                 ProcStat.Io io = origin.io().minus(ioStart.get(EndToEndMetrics.ORIGIN));
                 m.put(EndToEndMetrics.BYTES_REQUEST_BACK, (double) io.bytesRead() / requests);
@@ -369,7 +373,8 @@ public final class EndToEndTrial implements AutoCloseable {
             m.put(EndToEndMetrics.PREDICTED_BOUND, predictedBound);
         }
         if (messageBytes > 0 && r.durationSeconds() > 0) {
-            m.put(EndToEndMetrics.ECHO_MIB_PER_SECOND, requests * (double) messageBytes / r.durationSeconds() / (1 << 20));
+            m.put(EndToEndMetrics.ECHO_MIB_PER_SECOND,
+                    requests * (double) messageBytes / r.durationSeconds() / (1 << 20));
         }
         return m;
     }

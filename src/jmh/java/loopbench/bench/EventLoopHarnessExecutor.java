@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A JMH executor whose worker threads are Netty event loops, so that a benchmark allocates the way a
  * server's handlers do. Selected per benchmark with
- * {@code @Fork(jvmArgsAppend = {"-Djmh.executor=CUSTOM", "-Djmh.executor.class=loopbench.bench.EventLoopHarnessExecutor"})}
- * (JMH instantiates it through the {@code (int maxThreads, String prefix)} constructor), like the
- * HarnessExecutor of Netty's own microbenchmarks.
+ * {@code @Fork(jvmArgsAppend = {"-Djmh.executor=CUSTOM",
+ * "-Djmh.executor.class=loopbench.bench.EventLoopHarnessExecutor"})} (JMH instantiates it through the {@code (int
+ * maxThreads, String prefix)} constructor), like the HarnessExecutor of Netty's own microbenchmarks.
  *
  * <p>Why a real event loop and not just a FastThreadLocalThread: in Netty 4.2.18 the pooled allocator gives a
  * thread its own cache when the thread is a FastThreadLocalThread <em>or</em> runs an event executor, but the
@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code ThreadExecutorMap.currentExecutor() != null}) and will clean up its FastThreadLocals. A plain
  * FastThreadLocalThread (Netty's HarnessExecutor) would take the pooled allocator's event-loop path and the
  * adaptive allocator's shared path. Here each JMH task runs as a task of a
- * Local-transport event loop (no sockets; 4.2: {@code MultiThreadIoEventLoopGroup}, 4.1: {@code DefaultEventLoopGroup}):
- * exactly what an I/O thread is.
+ * Local-transport event loop (no sockets; 4.2: {@code MultiThreadIoEventLoopGroup}, 4.1: {@code
+ * DefaultEventLoopGroup}): exactly what an I/O thread is.
  *
  * <p>JMH submits one task per benchmark thread per iteration and waits for all of them; tasks go to the
  * loops round-robin, so the {@code maxThreads} tasks of one iteration land on {@code maxThreads} different

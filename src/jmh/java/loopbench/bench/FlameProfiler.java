@@ -64,7 +64,8 @@ public final class FlameProfiler implements InternalProfiler {
             int eq = part.indexOf('=');
             String key = eq < 0 ? part.trim() : part.substring(0, eq).trim();
             if (eq < 0 || !(key.equals("event") || key.equals("dir"))) {
-                throw new ProfilerException("bad option '" + part + "'; valid: event=" + FlameEvent.validValues().replace(", ", "|")
+                throw new ProfilerException("bad option '" + part + "'; valid: event="
+                        + FlameEvent.validValues().replace(", ", "|")
                         + ";dir=DIR (default event=cpu;dir=target/flame)");
             }
             o.put(key, part.substring(eq + 1).trim());
@@ -82,7 +83,8 @@ public final class FlameProfiler implements InternalProfiler {
 
     @Override
     public String getDescription() {
-        return "async-profiler flame graphs (cpu, alloc, lock, wall) of the benchmark JVM or of the server processes it starts (loopbench)";
+        return "async-profiler flame graphs (cpu, alloc, lock, wall) of the benchmark JVM or of the server processes "
+                + "it starts (loopbench)";
     }
 
     @Override

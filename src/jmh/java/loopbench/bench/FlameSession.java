@@ -74,7 +74,8 @@ final class FlameSession {
                 self.execute("start,event=" + event.event());
                 selfRunning = true;
             } catch (Exception e) {
-                throw new IllegalStateException("async-profiler could not start (" + event.event() + "): " + e.getMessage(), e);
+                throw new IllegalStateException("async-profiler could not start (" + event.event() + "): "
+                        + e.getMessage(), e);
             }
         }
         attachNew();

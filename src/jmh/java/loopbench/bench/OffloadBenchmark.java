@@ -209,7 +209,8 @@ public class OffloadBenchmark extends AbstractBenchmark {
         if (!work.isSupported()) {
             throw new UnsupportedOperationException("virtual-thread needs JDK 21+; this JVM is "
                     + System.getProperty("java.vm.name") + " " + Runtime.version()
-                    + " (run this param with a JDK 21+ java, or leave it out: -p strategy=none,pipeline-executor,offload-executor)");
+                    + " (run this param with a JDK 21+ java, or leave it out: -p "
+                    + "strategy=none,pipeline-executor,offload-executor)");
         }
         if (connections < 1 || MESSAGES % connections != 0) {
             throw new IllegalArgumentException("connections must divide " + MESSAGES + ", was " + connections);
@@ -247,7 +248,8 @@ public class OffloadBenchmark extends AbstractBenchmark {
                         .handler(new ChannelInitializer<Channel>() {
                             @Override
                             protected void initChannel(Channel ch) {
-                                ch.pipeline().addLast(new HttpResponseDecoder(), new ResponseCounter(responses, bodySize));
+                                ch.pipeline().addLast(new HttpResponseDecoder(),
+                                        new ResponseCounter(responses, bodySize));
                             }
                         })
                         .connect(address).sync().channel();

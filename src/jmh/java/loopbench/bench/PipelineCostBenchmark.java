@@ -86,7 +86,10 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
     @Param({"0", "1024", "65536"})
     public int bodySize;
 
-    /** L7 only: {@code aggregate} (the default, as the C000 article's proxy) or {@code stream} (-p l7Mode=aggregate,stream). */
+    /**
+     * L7 only: {@code aggregate} (the default, as the C000 article's proxy) or {@code stream} (-p
+     * l7Mode=aggregate,stream).
+     */
     @Param({"aggregate"})
     public String l7Mode = "aggregate";
 
@@ -214,7 +217,8 @@ public class PipelineCostBenchmark extends AbstractBenchmark {
 
     /** Decodes {@code bytes} as exactly one complete HTTP response; the caller releases it. */
     static FullHttpResponse decodeResponse(ByteBuf bytes) {
-        EmbeddedChannel decoder = new EmbeddedChannel(new HttpResponseDecoder(), new HttpObjectAggregator(Integer.MAX_VALUE));
+        EmbeddedChannel decoder = new EmbeddedChannel(new HttpResponseDecoder(),
+                new HttpObjectAggregator(Integer.MAX_VALUE));
         try {
             decoder.writeInbound(bytes.retainedDuplicate());
             FullHttpResponse response = decoder.readInbound();

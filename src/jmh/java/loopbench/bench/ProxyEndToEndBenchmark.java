@@ -42,11 +42,11 @@ import java.util.List;
  * the generator and the origin on the others, also with {@code direct}, whose proxy CPUs then stay idle: the
  * article's "same client and server hosts, with or without a proxy host between them". {@code shared} lets the
  * three processes compete for the same cores, so req/s is the pace of the whole box and every added process costs
- * throughput. Either way CPU-µs per request of the proxy is the steadier comparison. L4 costs little user time (its cost is mostly the kernel's copy through one more
- * socket pair); L7 adds HTTP decode/encode on both sides; reuse-server-thread avoids the cross-thread hand-off
- * that individual-group pays twice per request (more context switches). What loopback cannot show: a NIC, its
- * interrupts and a real network's latency, which on the article's 3 machines made the proxy hop cheap relative
- * to the link.
+ * throughput. Either way CPU-µs per request of the proxy is the steadier comparison. L4 costs little user time (its
+ * cost is mostly the kernel's copy through one more socket pair); L7 adds HTTP decode/encode on both sides;
+ * reuse-server-thread avoids the cross-thread hand-off that individual-group pays twice per request (more context
+ * switches). What loopback cannot show: a NIC, its interrupts and a real network's latency, which on the article's 3
+ * machines made the proxy hop cheap relative to the link.
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar ProxyEndToEndBenchmark -p layer=direct,4,7
  * -prof loopbench.bench.EndToEndProfiler}
@@ -134,7 +134,9 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     @Param({"keep-alive"})
     public String connection = "keep-alive";
 
-    /** The proxy gets CPUs of its own, also with layer=direct (they stay idle: the client and the origin keep theirs). */
+    /**
+     * The proxy gets CPUs of its own, also with layer=direct (they stay idle: the client and the origin keep theirs).
+     */
     @Override
     protected List<Role> components() {
         return List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN);
@@ -173,7 +175,10 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         trial.startLoad(loadSpec(target.hostPort()));
     }
 
-    /** {@code --epoll-mode} for an {@code epollMode} parameter (none for the default), checked before any process starts. */
+    /**
+     * {@code --epoll-mode} for an {@code epollMode} parameter (none for the default), checked before any process
+     * starts.
+     */
     static List<String> epollModeArgs(String epollMode, Transport transport) {
         if (DEFAULT_EPOLL_MODE.equals(epollMode)) {
             return List.of();

@@ -105,7 +105,8 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
                 ProxyEndToEndBenchmark.externalProxy(); // a missing or bad template fails before anything starts
             }
             place(trial, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
-            origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size", Integer.toString(bodySize),
+            origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin",
+                    List.of("--body-size", Integer.toString(bodySize),
                     "--transport", transport, "--io-threads", "1"));
             LoadResult warm = LoadGenerator.start(spec(origin.hostPort(), originWarmupSeconds)).awaitResult();
             if (warm.errorsTotal() > 0) {

@@ -133,7 +133,8 @@ public class TlsBenchmark extends AbstractBenchmark {
     private static InputStream resource(String name) {
         InputStream in = TlsBenchmark.class.getResourceAsStream(name);
         if (in == null) {
-            throw new UncheckedIOException(new IOException(name + " is not on the classpath (it lives in src/main/resources)"));
+            throw new UncheckedIOException(new IOException(name
+                    + " is not on the classpath (it lives in src/main/resources)"));
         }
         return in;
     }

@@ -92,7 +92,8 @@ final class TrialPlacement implements AutoCloseable {
             long[] sum = measured.computeIfAbsent(role, r -> new long[2]);
             sum[0] += d.cpuNanos();
             sum[1] += d.nanoTime();
-            m.put(EndToEndMetrics.cpusUsed(role), d.nanoTime() <= 0 ? Double.NaN : (double) d.cpuNanos() / d.nanoTime());
+            m.put(EndToEndMetrics.cpusUsed(role),
+                    d.nanoTime() <= 0 ? Double.NaN : (double) d.cpuNanos() / d.nanoTime());
             CpuSet had = readBack.get(role);
             if (had != null) {
                 m.put(EndToEndMetrics.cpusAllowed(role), (double) had.size());

@@ -76,7 +76,8 @@ final class ProgressOutput implements OutputFormat {
     }
 
     @Override
-    public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration, IterationResult data) {
+    public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration,
+            IterationResult data) {
         console.iterationResult(benchParams, params, iteration, data);
     }
 

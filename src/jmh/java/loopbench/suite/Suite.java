@@ -84,7 +84,8 @@ public final class Suite implements Callable<Integer> {
     String flame;
 
     @Option(names = "--claims", paramLabel = "REPORT_DIR",
-            description = "At the end, write the claims report (report.md, report.html) from DIR/results.json into REPORT_DIR.")
+            description = "At the end, write the claims report (report.md, report.html) from DIR/results.json into "
+                    + "REPORT_DIR.")
     Path claims;
 
     @Option(names = "--dry-run", description = "Print the JMH runs the profile makes (a rounds profile: its groups, "
@@ -148,7 +149,8 @@ public final class Suite implements Callable<Integer> {
         List<String> titles = new ArrayList<>();
         for (ProfileLine line : lines) {
             if (!line.runsOn(feature)) {
-                log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(), line.text());
+                log.printf("skipped (needs JDK %d+, this JVM is %s): %s%n", line.minJdk(), Runtime.version(),
+                        line.text());
                 continue;
             }
             List<String> args = new ArrayList<>(line.args());
@@ -312,11 +314,13 @@ public final class Suite implements Callable<Integer> {
             return true;
         }
         try {
-            ClaimsReport.Written w = ClaimsReport.write(List.of(out.resolve("results.json")), claims, ClaimCatalog.all());
+            ClaimsReport.Written w = ClaimsReport.write(List.of(out.resolve("results.json")), claims,
+                    ClaimCatalog.all());
             log.printf("=== loopbench suite: claims report %s and %s (%s)%n", w.markdown(), w.html(), w.summary());
             return true;
         } catch (IOException | RuntimeException e) {
-            System.err.println("claims report failed (the results are kept in " + out.resolve("results.json") + "): " + e);
+            System.err.println("claims report failed (the results are kept in " + out.resolve("results.json") + "): "
+                    + e);
             return false;
         }
     }

@@ -100,7 +100,8 @@ public final class Charts {
         }
         for (ChartSpec.Reference ref : spec.references()) {
             categories.add(ref.category());
-            bySeries.computeIfAbsent(ref.series(), k -> new LinkedHashMap<>()).put(ref.category(), new Mean(ref.value(), 0));
+            bySeries.computeIfAbsent(ref.series(), k -> new LinkedHashMap<>()).put(ref.category(),
+                    new Mean(ref.value(), 0));
         }
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
                 .xAxisTitle("").yAxisTitle(axis(spec.statistic().name(), unit)).build();

@@ -54,7 +54,8 @@ public final class ClaimCatalog {
     /** Every group, in profile order. */
     public static final List<Group> GROUPS = List.of(PIPELINE, ALLOCATOR, AGGREGATOR, RECV, OFFLOAD, DIRECT_64,
             PROXY_64, ALLOCATORS_64, PAGE_200, COLD, HELLO, BLOCKING, BLOCKING_VIRTUAL, ECHO_1K, ECHO_5K,
-            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41, EPOLL_41_MIXED, EPOLL_41_L4, EPOLL_42, MEMORY_BURST, TASKS_41, TASKS_42);
+            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41, EPOLL_41_MIXED, EPOLL_41_L4, EPOLL_42, MEMORY_BURST, TASKS_41,
+            TASKS_42);
 
     // ---- Parameters other parts of the suite add ------------------------------------------------------------
     /** Where each end-to-end process runs (package topology): {@code pinned}, {@code shared} or an explicit list. */
@@ -995,9 +996,9 @@ public final class ClaimCatalog {
         Selection adaptiveSteady = new Selection("adaptive, steady", L7_RST.benchmark(), L7_RST.params(),
                 L7_RST.group());
         c.add(Claim.builder("N-1", "Netty 4.2's adaptive allocator holds more direct memory than pooled")
-                .claim("Under the same load, the adaptive allocator (Netty 4.2's default) holds more direct memory than "
-                        + "the pooled allocator (4.1's default), at steady load and after a burst of large bodies; "
-                        + "users who switched back to pooled did so for that reason.")
+                .claim("Under the same load, the adaptive allocator (Netty 4.2's default) holds more direct memory "
+                        + "than the pooled allocator (4.1's default), at steady load and after a burst of large "
+                        + "bodies; users who switched back to pooled did so for that reason.")
                 .article(ALLOCATOR_REPORTS, "direct memory ~70 MB -> ~700 MB (#15691: 4.2.2 -> 4.2.4, both "
                         + "adaptive; a maintainer put part of it on a change in how adaptive counts its memory); 10 MB "
                         + "of direct memory no longer enough, 32 MB needed (#15767: 4.1.127 -> 4.2.6); direct "
@@ -1054,9 +1055,9 @@ public final class ClaimCatalog {
 
         Margin tenPercent = Margin.percent(10);
         c.add(Claim.builder("N-2", "Netty 4.2 raises mean but not median latency with tasks on the loop")
-                .claim("With tasks submitted to the event loop under load, Netty 4.2 (a fixed task quantum, no ioRatio) "
-                        + "serves a minority of requests later than Netty 4.1 at its default ioRatio of 50: the mean "
-                        + "round trip rises, the median does not.")
+                .claim("With tasks submitted to the event loop under load, Netty 4.2 (a fixed task quantum, no "
+                        + "ioRatio) serves a minority of requests later than Netty 4.1 at its default ioRatio of 50: "
+                        + "the mean round trip rises, the median does not.")
                 .article(IO_RATIO_REPORTS, "no figures: \"an elevated mean (but not median) round-trip latency\" "
                         + "after 4.1 -> 4.2, gone on rollback")
                 .experiment("In-process EventLoopTaskBalanceBenchmark (groups `tasks41`, Netty 4.1, and `tasks42`, "

@@ -47,7 +47,8 @@ public final class Machine {
                 transports.put(t.cliName(), cause == null ? "available" : "unavailable: " + firstLine(cause));
             }
             NettyLine line = NettyLine.current();
-            return new Snapshot(Machine.readCpuModel(), Runtime.getRuntime().availableProcessors(), Machine.readKernel(),
+            return new Snapshot(Machine.readCpuModel(), Runtime.getRuntime().availableProcessors(),
+                    Machine.readKernel(),
                     line.version(), line.name() + " (io_uring: " + line.ioUringSource() + ")", transports,
                     Instant.now().toString());
         }

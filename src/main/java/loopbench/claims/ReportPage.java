@@ -22,13 +22,16 @@ final class ReportPage {
         md.append("# ").append(title).append("\n\n");
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
                 .append(escape(title)).append("</title>\n<style>\n")
-                .append("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\n")
+                .append("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;")
+                .append("line-height:1.45}\n")
                 .append("table{border-collapse:collapse;margin:.8em 0;font-size:.9em}\n")
                 .append("th,td{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}\n")
                 .append("th{background:#f3f3f3}\ncode{background:#f5f5f5;padding:0 .2em;font-size:.92em}\n")
-                .append("pre{background:#f5f5f5;padding:.6em;overflow-x:auto}\nimg{max-width:100%;border:1px solid #eee}\n")
+                .append("pre{background:#f5f5f5;padding:.6em;overflow-x:auto}\n")
+                .append("img{max-width:100%;border:1px solid #eee}\n")
                 .append(".CONFIRMED{color:#11772d;font-weight:bold}.REFUTED{color:#b3261e;font-weight:bold}\n")
-                .append(".INCONCLUSIVE{color:#8a6d00;font-weight:bold}.NOT-TESTABLE-HERE{color:#555;font-weight:bold}\n")
+                .append(".INCONCLUSIVE{color:#8a6d00;font-weight:bold}")
+                .append(".NOT-TESTABLE-HERE{color:#555;font-weight:bold}\n")
                 .append(".MISSING{color:#555;font-style:italic;font-weight:bold}\n")
                 .append("</style>\n</head>\n<body>\n<h1>").append(escape(title)).append("</h1>\n");
     }
@@ -89,8 +92,10 @@ final class ReportPage {
         html.append("<p>").append(inline(lead));
         for (int i = 0; i < textAndHref.size(); i++) {
             String[] l = textAndHref.get(i);
-            md.append(i == 0 ? " " : ", ").append('[').append(l[0]).append("](").append(l[1].replace(" ", "%20")).append(')');
-            html.append(i == 0 ? " " : ", ").append("<a href=\"").append(escape(l[1])).append("\">").append(escape(l[0])).append("</a>");
+            String separator = i == 0 ? " " : ", ";
+            md.append(separator).append('[').append(l[0]).append("](").append(l[1].replace(" ", "%20")).append(')');
+            html.append(separator).append("<a href=\"").append(escape(l[1])).append("\">").append(escape(l[0]))
+                    .append("</a>");
         }
         md.append("\n\n");
         html.append("</p>\n");

@@ -21,7 +21,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What one end-to-end trial (one fork) leaves next to the JMH JSON, in {@code DIR/}{@value EndToEndMetrics#SIDE_FILE_DIR}:
+ * What one end-to-end trial (one fork) leaves next to the JMH JSON, in {@code DIR/}{@value
+ * EndToEndMetrics#SIDE_FILE_DIR}:
  * {@code {"benchmark", "params", "fork", "load"}}, where {@code load} is the load generator's result over the
  * measurement iterations, and, from the suite, {@code "run"} (and from the rounds engine {@code "arm"} and
  * {@code "round"}) that tie the file to the run and fork that wrote it, and {@code "placement"}: the placement
@@ -51,7 +52,8 @@ public final class SideFile {
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             JsonElement e = JsonParser.parseReader(r);
             if (!e.isJsonObject() || !e.getAsJsonObject().has("benchmark") || !e.getAsJsonObject().has("load")) {
-                throw new IOException(file + " is not an end-to-end side file (expected {\"benchmark\", \"params\", \"fork\", \"load\"})");
+                throw new IOException(file
+                        + " is not an end-to-end side file (expected {\"benchmark\", \"params\", \"fork\", \"load\"})");
             }
             JsonObject o = e.getAsJsonObject();
             Map<String, String> p = new TreeMap<>();

@@ -22,12 +22,13 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "claims", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Gives every claim of CLAIMS.md its verdict (CONFIRMED, REFUTED, INCONCLUSIVE, NOT-TESTABLE-HERE, "
-                + "or MISSING with the profiles/claims.jmh line that measures it) from JMH JSON results, with 95%% "
-                + "confidence intervals from the per-fork data, charts, and links to flame graphs taken with the results.",
-                "Writes DIR/report.md (charts in DIR/charts/*.png), a self-contained DIR/report.html and DIR/report.json. "
-                        + "Reads the end-to-end side files of the results' own run (e2e/), flame graphs (flame/) and "
-                        + "machine.json next to each input.",
+        description = {"Gives every claim of CLAIMS.md its verdict (CONFIRMED, REFUTED, INCONCLUSIVE, "
+                + "NOT-TESTABLE-HERE, or MISSING with the profiles/claims.jmh line that measures it) from JMH JSON "
+                + "results, with 95%% confidence intervals from the per-fork data, charts, and links to flame graphs "
+                + "taken with the results.",
+                "Writes DIR/report.md (charts in DIR/charts/*.png), a self-contained DIR/report.html and "
+                        + "DIR/report.json. Reads the end-to-end side files of the results' own run (e2e/), flame "
+                        + "graphs (flame/) and machine.json next to each input.",
                 "The results come from: ./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh",
                 "--null judges null experiments (twin arms) instead; --catalog-markdown rewrites CLAIMS.md's "
                         + "generated part from the catalogue."})
@@ -83,7 +84,8 @@ final class ClaimsCommand implements Callable<Integer> {
         for (String id : only) {
             Claim c = catalog.get(id.trim());
             if (c == null) {
-                throw new Cli.BadInput("no claim '" + id + "'; valid claim IDs: " + String.join(", ", catalog.keySet()));
+                throw new Cli.BadInput("no claim '" + id + "'; valid claim IDs: "
+                        + String.join(", ", catalog.keySet()));
             }
             claims.add(c);
         }
@@ -138,7 +140,8 @@ final class ClaimsCommand implements Callable<Integer> {
             System.out.printf("%-16s %s%n", j.family().label(), !j.measured() ? "not measured"
                     : j.decisive() ? "DECISIVE (a false effect)" : "no decisive check");
         }
-        // One run of the null profile is one family of the engine's proof; profiles/claims-null-proof.sh reads this line.
+        // One run of the null profile is one family of the engine's proof; profiles/claims-null-proof.sh reads this
+        // line.
         List<NullExperiments.Judgement> checks = judged.stream().flatMap(j -> j.checks().stream()).toList();
         long unmeasured = checks.stream().filter(c -> c.missing() != null).count();
         System.out.println("decisive checks: " + checks.stream().filter(NullExperiments.Judgement::decisive).count()

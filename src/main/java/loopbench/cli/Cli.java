@@ -32,7 +32,8 @@ final class Cli {
             cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
             return 2;
         }
-        String message = e instanceof java.nio.file.NoSuchFileException ? "no such file: " + e.getMessage() : e.getMessage();
+        String message = e instanceof java.nio.file.NoSuchFileException ? "no such file: " + e.getMessage()
+                : e.getMessage();
         cmd.getErr().println(cmd.getColorScheme().errorText(cmd.getCommandSpec().qualifiedName() + ": " + message));
         return 1;
     }

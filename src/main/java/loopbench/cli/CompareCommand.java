@@ -70,8 +70,8 @@ final class CompareCommand implements Callable<Integer> {
         if (noVerdict > 0) {
             System.out.println("compare: NO VERDICT: " + noVerdict + " of " + rows.size() + " comparison(s) cannot be "
                     + "judged (see the table); the files cannot support a verdict. A verdict needs >= 2 forks per "
-                    + "benchmark on each side: run the suite with -f 2 or more (./mvnw -Pjmh verify -Djmh.args=\"-f 3\"), "
-                    + "or use 'loopbench gate'.");
+                    + "benchmark on each side: run the suite with -f 2 or more (./mvnw -Pjmh verify -Djmh.args=\"-f "
+                    + "3\"), or use 'loopbench gate'.");
             return 2;
         }
         if (Comparison.family(rows) == 0) {

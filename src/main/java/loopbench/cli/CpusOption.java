@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 final class CpusOption {
 
     @Option(names = "--cpus", paramLabel = "LIST",
-            description = "Run on these CPUs only (e.g. 1, 0-1, 0,2 or 0+2): every thread is pinned with taskset before "
-                    + "the server or the load starts. They must be among the CPUs this process may use. "
+            description = "Run on these CPUs only (e.g. 1, 0-1, 0,2 or 0+2): every thread is pinned with taskset "
+                    + "before the server or the load starts. They must be among the CPUs this process may use. "
                     + "Default: wherever the kernel schedules it.")
     CpuSet cpus;
 

@@ -22,12 +22,12 @@ final class EchoCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--server", paramLabel = "S", defaultValue = "netty",
-            description = "What the echo server is built on: netty, mina (Apache Mina 2.2 as the C003 article set it up: "
-                    + "--io-threads I/O processors, initial read buffer 2048 B, an ExecutorFilter for --executor group). "
-                    + "With mina: --transport nio only; --allocator unpooled only (Mina's SimpleBufferAllocator, a new "
-                    + "buffer per read); --buffers heap (the default for mina, Mina's own) or direct: the IoBuffer of each "
-                    + "read; --recv-allocator halving (the default for mina: Mina's own double/halve sizing) or "
-                    + "fixed:BYTES. Default: ${DEFAULT-VALUE}.")
+            description = "What the echo server is built on: netty, mina (Apache Mina 2.2 as the C003 article set it "
+                    + "up: --io-threads I/O processors, initial read buffer 2048 B, an ExecutorFilter for --executor "
+                    + "group). With mina: --transport nio only; --allocator unpooled only (Mina's "
+                    + "SimpleBufferAllocator, a new buffer per read); --buffers heap (the default for mina, Mina's "
+                    + "own) or direct: the IoBuffer of each read; --recv-allocator halving (the default for mina: "
+                    + "Mina's own double/halve sizing) or fixed:BYTES. Default: ${DEFAULT-VALUE}.")
     EchoFramework framework;
 
     @Mixin
@@ -55,7 +55,8 @@ final class EchoCommand implements Callable<Integer> {
         EchoConfig config = Cli.validated(() -> new EchoConfig(recv, executor,
                 executorThreads == null ? EchoConfig.DEFAULT_EXECUTOR_THREADS : executorThreads));
         ServerOptions given = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
-        // Unless told otherwise, Mina runs with its own defaults (a new heap buffer per read), as the C003 article ran it.
+        // Unless told otherwise, Mina runs with its own defaults (a new heap buffer per read), as the C003 article ran
+        // it.
         ServerOptions options = framework != EchoFramework.MINA ? given : given.withAllocator(
                 given("--allocator") ? given.allocator() : MinaEchoServer.DEFAULT_ALLOCATOR,
                 given("--buffers") ? given.buffers() : MinaEchoServer.DEFAULT_BUFFERS);

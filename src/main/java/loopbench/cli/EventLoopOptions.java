@@ -14,11 +14,13 @@ final class EventLoopOptions {
     Transport transport;
 
     @Option(names = "--allocator", paramLabel = "A", defaultValue = "adaptive",
-            description = "ByteBufAllocator: pooled, unpooled, adaptive (Netty 4.2's default). Default: ${DEFAULT-VALUE}.")
+            description = "ByteBufAllocator: pooled, unpooled, adaptive (Netty 4.2's default). Default: "
+                    + "${DEFAULT-VALUE}.")
     Allocator allocator;
 
     @Option(names = "--buffers", paramLabel = "B", defaultValue = "direct",
-            description = "Whether the allocator prefers direct or heap buffers: direct, heap. Default: ${DEFAULT-VALUE}.")
+            description = "Whether the allocator prefers direct or heap buffers: direct, heap. Default: "
+                    + "${DEFAULT-VALUE}.")
     BufferType buffers;
 
     @Option(names = "--io-threads", paramLabel = "N",

@@ -13,8 +13,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"CI gate: runs a baseline and a candidate benchmarks.jar in randomized interleaved rounds "
-                + "(each round, every profile line runs one fork of each side, back to back, the lines in random order, "
-                + "each side first in half the rounds) and "
+                + "(each round, every profile line runs one fork of each side, back to back, the lines in random "
+                + "order, each side first in half the rounds) and "
                 + "judges every benchmark from its forks: candidate/baseline ratio of fork means with a 95%% interval "
                 + "(paired t on log ratios), for the score and, separately, bytes per operation (gc.alloc.rate.norm), "
                 + "CPU per operation (cpu.ns/op) and, end to end, the server's own CPU per request (the proxy's, else "
@@ -40,7 +40,8 @@ final class GateCommand implements Callable<Integer> {
     Path candidate;
 
     @Option(names = "--profile", paramLabel = "FILE", defaultValue = "profiles/gate.jmh",
-            description = "The runs: one JMH command line per line ([jdk>=N] guards, # comments). Default: ${DEFAULT-VALUE}.")
+            description = "The runs: one JMH command line per line ([jdk>=N] guards, # comments). Default: "
+                    + "${DEFAULT-VALUE}.")
     Path profile;
 
     @Option(names = "--rounds", paramLabel = "R", defaultValue = "" + GateSettings.DEFAULT_ROUNDS,
@@ -55,7 +56,8 @@ final class GateCommand implements Callable<Integer> {
             + "Default: the JVM running this command.")
     Path candidateJvm;
 
-    @Option(names = "--baseline-jvm-args", paramLabel = "\"ARGS\"", description = "JVM arguments for every baseline fork.")
+    @Option(names = "--baseline-jvm-args", paramLabel = "\"ARGS\"",
+            description = "JVM arguments for every baseline fork.")
     String baselineJvmArgs;
 
     @Option(names = "--candidate-jvm-args", paramLabel = "\"ARGS\"",
@@ -63,7 +65,8 @@ final class GateCommand implements Callable<Integer> {
     String candidateJvmArgs;
 
     @Option(names = "--baseline-unsafe", paramLabel = "on|off", defaultValue = "on",
-            description = "Netty's sun.misc.Unsafe path in the baseline forks (checked in each). Default: ${DEFAULT-VALUE}.")
+            description = "Netty's sun.misc.Unsafe path in the baseline forks (checked in each). Default: "
+                    + "${DEFAULT-VALUE}.")
     String baselineUnsafe;
 
     @Option(names = "--candidate-unsafe", paramLabel = "on|off", defaultValue = "on",
@@ -88,7 +91,8 @@ final class GateCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "The JSON report. Default: DIR/gate.json.")
     Path json;
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of the random order (to replay one). Default: random.")
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seed of the random order (to replay one). Default: random.")
     Long seed;
 
     @Option(names = "--ignore-lock", description = "Do not take JMH's machine-wide lock (/tmp/jmh.lock): only for a "

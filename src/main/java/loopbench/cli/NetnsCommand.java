@@ -30,7 +30,8 @@ final class NetnsCommand implements Callable<Integer> {
 
     @Option(names = "--link", paramLabel = "LINK", defaultValue = "none",
             description = "Every host's link: none, a rate (1gbit, 100mbit: tc tbf, both directions) or a rate and a "
-                    + "one-way delay (1gbit+5ms: needs the kernel's netem, refused without it). Default: ${DEFAULT-VALUE}.")
+                    + "one-way delay (1gbit+5ms: needs the kernel's netem, refused without it). Default: "
+                    + "${DEFAULT-VALUE}.")
     LinkSpec link;
 
     @Option(names = "--remove-stale",

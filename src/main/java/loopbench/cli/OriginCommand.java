@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 import java.util.concurrent.Callable;
 
 @Command(name = "origin", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "HTTP/1.1 keep-alive origin server. GET and HEAD answer a fixed body of --body-size bytes; POST and PUT echo the request body. With --work-ms it spends that long on every request, the way --work-strategy says (the C001 article).")
+        description = "HTTP/1.1 keep-alive origin server. GET and HEAD answer a fixed body of --body-size bytes; POST "
+                + "and PUT echo the request body. With --work-ms it spends that long on every request, the way "
+                + "--work-strategy says (the C001 article).")
 final class OriginCommand implements Callable<Integer> {
 
     @Mixin
@@ -26,11 +28,15 @@ final class OriginCommand implements Callable<Integer> {
     int workMs;
 
     @Option(names = "--work-strategy", paramLabel = "S", defaultValue = "none",
-            description = "How the work is done: none, block-event-loop (Thread.sleep on the event loop), pipeline-executor (handler bound to a DefaultEventExecutorGroup), offload-executor (dispatch to a DefaultEventExecutorGroup, answer on the event loop), virtual-thread (JDK 21+), timer (non-blocking wait on the event loop's timer). Default: ${DEFAULT-VALUE}.")
+            description = "How the work is done: none, block-event-loop (Thread.sleep on the event loop), "
+                    + "pipeline-executor (handler bound to a DefaultEventExecutorGroup), offload-executor (dispatch to "
+                    + "a DefaultEventExecutorGroup, answer on the event loop), virtual-thread (JDK 21+), timer "
+                    + "(non-blocking wait on the event loop's timer). Default: ${DEFAULT-VALUE}.")
     WorkStrategy workStrategy;
 
     @Option(names = "--executor-threads", paramLabel = "N",
-            description = "Threads of the executor group for pipeline-executor and offload-executor. Default: 2 x cores.")
+            description = "Threads of the executor group for pipeline-executor and offload-executor. Default: 2 x "
+                    + "cores.")
     Integer executorThreads;
 
     @Override

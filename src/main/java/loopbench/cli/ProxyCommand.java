@@ -19,7 +19,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Reverse proxy to one backend. --layer 4 forwards bytes; --layer 7 decodes, aggregates and re-encodes HTTP/1.1 (keep-alive on both sides, Host set, X-Forwarded-For appended).")
+        description = "Reverse proxy to one backend. --layer 4 forwards bytes; --layer 7 decodes, aggregates and "
+                + "re-encodes HTTP/1.1 (keep-alive on both sides, Host set, X-Forwarded-For appended).")
 final class ProxyCommand implements Callable<Integer> {
 
     @Mixin
@@ -33,23 +34,31 @@ final class ProxyCommand implements Callable<Integer> {
     Layer layer;
 
     @Option(names = "--thread-model", paramLabel = "M", defaultValue = "reuse-server-thread",
-            description = "Event loop of the backend connections: individual-group (its own group), reuse-server-group (the server's group), reuse-server-thread (the client channel's own loop). Default: ${DEFAULT-VALUE}.")
+            description = "Event loop of the backend connections: individual-group (its own group), reuse-server-group "
+                    + "(the server's group), reuse-server-thread (the client channel's own loop). Default: "
+                    + "${DEFAULT-VALUE}.")
     ThreadModel threadModel;
 
-    @Option(names = "--max-content-length", paramLabel = "BYTES", defaultValue = "" + ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH,
+    @Option(names = "--max-content-length", paramLabel = "BYTES",
+            defaultValue = "" + ProxyConfig.DEFAULT_MAX_CONTENT_LENGTH,
             description = "L7: largest request or response body; a larger request gets 413. Default: ${DEFAULT-VALUE}.")
     int maxContentLength;
 
     @Option(names = "--l7-mode", paramLabel = "MODE", defaultValue = "aggregate",
-            description = "L7: aggregate (whole messages, HttpObjectAggregator on both sides) or stream (forward each body piece as it is decoded, as Zuul 2 / Spring Cloud Gateway do). Default: ${DEFAULT-VALUE}.")
+            description = "L7: aggregate (whole messages, HttpObjectAggregator on both sides) or stream (forward each "
+                    + "body piece as it is decoded, as Zuul 2 / Spring Cloud Gateway do). Default: ${DEFAULT-VALUE}.")
     L7Mode l7Mode;
 
     @Option(names = "--backend-pool", paramLabel = "POOL", defaultValue = "per-client",
-            description = "L7: per-client (one keep-alive backend connection per client connection) or per-loop (a keep-alive pool of backend connections per event loop, shared by its client connections, as nginx's upstream keepalive). Layer 4 takes per-client only. Default: ${DEFAULT-VALUE}.")
+            description = "L7: per-client (one keep-alive backend connection per client connection) or per-loop (a "
+                    + "keep-alive pool of backend connections per event loop, shared by its client connections, as "
+                    + "nginx's upstream keepalive). Layer 4 takes per-client only. Default: ${DEFAULT-VALUE}.")
     BackendPool backendPool;
 
     @Option(names = "--l4-mode", paramLabel = "MODE", defaultValue = "copy",
-            description = "L4: copy (read into a buffer, write it out: HexDumpProxy) or splice (splice(2) socket to socket through a pipe, no copy through user space; needs --transport epoll and --thread-model reuse-server-thread). Default: ${DEFAULT-VALUE}.")
+            description = "L4: copy (read into a buffer, write it out: HexDumpProxy) or splice (splice(2) socket to "
+                    + "socket through a pipe, no copy through user space; needs --transport epoll and --thread-model "
+                    + "reuse-server-thread). Default: ${DEFAULT-VALUE}.")
     L4Mode l4Mode;
 
     @Option(names = "--client-header-timeout", paramLabel = "DURATION", defaultValue = "60s",

@@ -14,7 +14,8 @@ import java.time.Duration;
 final class ServerOptionsMixin {
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:0",
-            description = "Address to listen on; port 0 picks a free port (printed on stdout). Default: ${DEFAULT-VALUE}.")
+            description = "Address to listen on; port 0 picks a free port (printed on stdout). Default: "
+                    + "${DEFAULT-VALUE}.")
     InetSocketAddress listen;
 
     @Mixin
@@ -24,8 +25,8 @@ final class ServerOptionsMixin {
     CpusOption cpus;
 
     @Option(names = "--epoll-mode", paramLabel = "MODE[,MODE]",
-            description = "Epoll: edge- or level-triggered, the first for the listening socket, the second for accepted "
-                    + "connections (one value: both). Needs --transport epoll and Netty 4.1 (4.2's epoll is "
+            description = "Epoll: edge- or level-triggered, the first for the listening socket, the second for "
+                    + "accepted connections (one value: both). Needs --transport epoll and Netty 4.1 (4.2's epoll is "
                     + "level-triggered only). Default: the line's (4.1: edge; 4.2: level).")
     EpollModes epollModes;
 
@@ -57,6 +58,7 @@ final class ServerOptionsMixin {
     }
 
     ServerOptions toServerOptions() {
-        return new ServerOptions(listen, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(), epollModes);
+        return new ServerOptions(listen, loops.transport, loops.allocator, loops.buffers, loops.ioThreads(),
+                epollModes);
     }
 }

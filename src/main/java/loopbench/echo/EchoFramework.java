@@ -6,8 +6,8 @@ import loopbench.server.RunningServer;
 import loopbench.server.ServerOptions;
 
 /**
- * What the echo server is built on (claim C003-2): the C003 article compared Netty with Apache Mina itself, so Mina's own
- * read-buffer sizing can be measured beside the Mina-style predictor on Netty ({@link RecvAllocator#HALVING}).
+ * What the echo server is built on (claim C003-2): the C003 article compared Netty with Apache Mina itself, so Mina's
+ * own read-buffer sizing can be measured beside the Mina-style predictor on Netty ({@link RecvAllocator#HALVING}).
  */
 public enum EchoFramework implements Knob {
     /** {@link EchoServer}: Netty 4.2, every transport, allocator and recv allocator. */

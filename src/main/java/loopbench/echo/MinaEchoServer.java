@@ -98,13 +98,15 @@ public final class MinaEchoServer implements RunningServer {
     public static void checkSupported(ServerOptions options, EchoConfig config) {
         if (options.transport() != Transport.NIO) {
             throw new IllegalArgumentException("transport '" + options.transport().cliName()
-                    + "' is not available with --server mina (Mina runs on its own NIO); valid values for --server mina: "
-                    + Transport.NIO.cliName());
+                    + "' is not available with --server mina (Mina runs on its own NIO); valid values for "
+                    + "--server mina: " + Transport.NIO.cliName());
         }
         if (options.allocator() != DEFAULT_ALLOCATOR) {
             throw new IllegalArgumentException("allocator '" + options.allocator().cliName()
-                    + "' is not available with --server mina; valid values for --server mina: " + DEFAULT_ALLOCATOR.cliName()
-                    + " (Mina's SimpleBufferAllocator, a new buffer per read); --buffers heap|direct picks the buffer type");
+                    + "' is not available with --server mina; valid values for --server mina: "
+                    + DEFAULT_ALLOCATOR.cliName()
+                    + " (Mina's SimpleBufferAllocator, a new buffer per read); --buffers heap|direct picks the "
+                    + "buffer type");
         }
         if (config.recvAllocator().kind() == RecvAllocator.Kind.ADAPTIVE) {
             throw new IllegalArgumentException("recv allocator '" + config.recvAllocator().cliName()
@@ -199,7 +201,8 @@ public final class MinaEchoServer implements RunningServer {
         synchronized (BUFFERS_LOCK) {
             if (runningServers > 0 && runningBuffers != buffers) {
                 throw new IllegalStateException("Mina's buffer type is JVM-wide and a Mina server with --buffers "
-                        + runningBuffers.cliName() + " runs in this JVM; cannot start one with --buffers " + buffers.cliName());
+                        + runningBuffers.cliName() + " runs in this JVM; cannot start one with --buffers "
+                        + buffers.cliName());
             }
             IoBuffer.setUseDirectBuffer(buffers == BufferType.DIRECT);
             runningBuffers = buffers;

@@ -30,7 +30,8 @@ public final class EmbeddedBackendConnector implements BackendConnector {
      * @param backendAddress the address the backend listens on, as the proxy was configured
      * @param alloc          the allocator of both sides, as the servers' {@code ChannelOption.ALLOCATOR}
      */
-    public EmbeddedBackendConnector(ChannelHandler backendServer, InetSocketAddress backendAddress, ByteBufAllocator alloc) {
+    public EmbeddedBackendConnector(ChannelHandler backendServer, InetSocketAddress backendAddress,
+            ByteBufAllocator alloc) {
         this.backendServer = backendServer;
         this.backendAddress = backendAddress;
         this.alloc = alloc;

@@ -42,7 +42,8 @@ public final class EmbeddedProxyPath implements AutoCloseable {
     private long lastBackendBytesIn;
     private long lastClientBytesOut;
 
-    private EmbeddedProxyPath(ChannelHandler frontendHandler, EmbeddedBackendConnector connector, ByteBufAllocator alloc) {
+    private EmbeddedProxyPath(ChannelHandler frontendHandler, EmbeddedBackendConnector connector,
+            ByteBufAllocator alloc) {
         this.connector = connector;
         this.frontend = new EmbeddedSocket(frontendHandler, PROXY_ADDRESS, CLIENT_ADDRESS, alloc, true);
         frontend.open();

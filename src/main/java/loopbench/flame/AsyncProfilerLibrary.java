@@ -48,7 +48,8 @@ public final class AsyncProfilerLibrary {
                 return Paths.get(url.toURI());
             }
             Path target = Paths.get(System.getProperty("java.io.tmpdir"),
-                    "loopbench-async-profiler-" + version(loader) + "-" + System.getProperty("user.name", "user"), resource);
+                    "loopbench-async-profiler-" + version(loader) + "-" + System.getProperty("user.name", "user"),
+                    resource);
             long size;
             try (InputStream in = url.openStream()) {
                 size = in.transferTo(OutputDiscard.INSTANCE);
@@ -75,7 +76,8 @@ public final class AsyncProfilerLibrary {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         if (!os.contains("linux")) {
-            throw new IllegalStateException("flame graphs need Linux (async-profiler's library for " + os + " is not used here)");
+            throw new IllegalStateException("flame graphs need Linux (async-profiler's library for " + os
+                    + " is not used here)");
         }
         if (arch.equals("amd64") || arch.equals("x86_64")) {
             return "linux-x64";

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * Where flame graphs go, one directory per benchmark and parameter combination, one HTML file per event and
- * process role inside it: {@code ROOT/PipelineCostBenchmark.exchange-bodySize=1024-layer=7-method=GET/cpu-benchmark.html},
+ * process role inside it: {@code
+ * ROOT/PipelineCostBenchmark.exchange-bodySize=1024-layer=7-method=GET/cpu-benchmark.html},
  * {@code ROOT/ProxyEndToEndBenchmark.requests-.../cpu-proxy.html}. The profiler writes there and the claims report
  * finds them there: one naming rule for both.
  */

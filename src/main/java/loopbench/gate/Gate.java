@@ -40,8 +40,8 @@ import java.util.Set;
  * {@link Comparison#DEFAULT_METRICS}), {@link Comparison#judge} pairs the fork means of the rounds: candidate/baseline
  * ratio with a 95% interval (paired t on log ratios), Holm's correction over everything judged, regression only when
  * the interval lies beyond the threshold. The servers' memory figures are shown beside, with their intervals, and
- * judged by no one ({@link Comparison#shown}). Every fork's JSON and log stay in {@code OUT/forks/}, and the reports are
- * rewritten after every round, so a gate that is killed keeps what it measured.
+ * judged by no one ({@link Comparison#shown}). Every fork's JSON and log stay in {@code OUT/forks/}, and the reports
+ * are rewritten after every round, so a gate that is killed keeps what it measured.
  *
  * <p>A gate that judged less than its profile asks (a line that selects nothing in one jar, a benchmark or a parameter
  * set in one jar only, a comparison without a verdict) is {@code INCOMPLETE} and fails with {@link #FAILED}, unless

@@ -45,9 +45,12 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
             throw new IllegalArgumentException("--rounds must be >= 2 (an interval needs 2 pairs of forks), was "
                     + raw.rounds());
         }
-        Comparison.Thresholds thresholds = new Comparison.Thresholds(raw.thresholdPercent(), raw.allocThresholdPercent());
-        Side baseline = side("baseline", raw.baselineJar(), raw.baselineJvm(), raw.baselineJvmArgs(), raw.baselineUnsafe());
-        Side candidate = side("candidate", raw.candidateJar(), raw.candidateJvm(), raw.candidateJvmArgs(), raw.candidateUnsafe());
+        Comparison.Thresholds thresholds = new Comparison.Thresholds(raw.thresholdPercent(),
+                raw.allocThresholdPercent());
+        Side baseline = side("baseline", raw.baselineJar(), raw.baselineJvm(), raw.baselineJvmArgs(),
+                raw.baselineUnsafe());
+        Side candidate = side("candidate", raw.candidateJar(), raw.candidateJvm(), raw.candidateJvmArgs(),
+                raw.candidateUnsafe());
         List<ProfileLine> all;
         try {
             all = ProfileLine.read(raw.profile());

@@ -22,7 +22,8 @@ public record RecvAllocator(Kind kind, int fixedBytes) {
 
     public RecvAllocator {
         if (kind == Kind.FIXED ? fixedBytes < 1 || fixedBytes > MAX_FIXED : fixedBytes != 0) {
-            throw new IllegalArgumentException("fixed recv buffer size must be 1.." + MAX_FIXED + " bytes, was " + fixedBytes);
+            throw new IllegalArgumentException("fixed recv buffer size must be 1.." + MAX_FIXED + " bytes, was "
+                    + fixedBytes);
         }
     }
 

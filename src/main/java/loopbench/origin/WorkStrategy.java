@@ -42,7 +42,8 @@ public enum WorkStrategy implements Knob {
     /** Throws, naming the JDK it needs and the one running, if this JVM cannot run the strategy. */
     public WorkStrategy ensureSupported() {
         if (!isSupported()) {
-            throw new UnsupportedOperationException("work strategy '" + cliName + "' needs JDK 21 or newer; this JVM is "
+            throw new UnsupportedOperationException("work strategy '" + cliName
+                    + "' needs JDK 21 or newer; this JVM is "
                     + System.getProperty("java.vm.name") + " " + Runtime.version()
                     + " (run it with a JDK 21+ java, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java)");
         }

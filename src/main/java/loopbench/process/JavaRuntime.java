@@ -21,7 +21,8 @@ public record JavaRuntime(Path executable, int feature, String version, String v
     /** The JVM running this code. */
     public static JavaRuntime current() {
         return new JavaRuntime(Paths.get(System.getProperty("java.home"), "bin", "java"), Runtime.version().feature(),
-                System.getProperty("java.runtime.version", Runtime.version().toString()), System.getProperty("java.vm.name"));
+                System.getProperty("java.runtime.version", Runtime.version().toString()),
+                System.getProperty("java.vm.name"));
     }
 
     /**

@@ -154,7 +154,8 @@ public final class ServerProcess implements MeasuredProcess {
             throw new IllegalStateException("interrupted while starting " + role, e);
         } catch (ExecutionException | TimeoutException e) {
             kill(p);
-            String why = e instanceof TimeoutException ? "did not print 'listening on' within " + START_TIMEOUT_SECONDS + " s"
+            String why = e instanceof TimeoutException
+                    ? "did not print 'listening on' within " + START_TIMEOUT_SECONDS + " s"
                     : e.getCause().getMessage();
             throw new IllegalStateException(role + " failed to start (" + why + "): " + String.join(" ", cmd)
                     + "\nstderr:\n" + stderr.tail(), e);

@@ -4,7 +4,9 @@ import loopbench.knobs.Knob;
 
 /** How the L4 proxy moves bytes between the two sockets of a connection. */
 public enum L4Mode implements Knob {
-    /** Read into a buffer, write it to the other socket (Netty's HexDumpProxy): every byte passes through user space. */
+    /**
+     * Read into a buffer, write it to the other socket (Netty's HexDumpProxy): every byte passes through user space.
+     */
     COPY("copy"),
     /**
      * splice(2) through a pipe, socket to socket, without copying the bytes through user space (Netty's

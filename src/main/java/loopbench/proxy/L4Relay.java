@@ -26,7 +26,10 @@ final class L4Relay {
     private L4Relay() {
     }
 
-    /** Writes {@code msg} (read from {@code source}) to {@code target}, and reads {@code source} again if target can take more. */
+    /**
+     * Writes {@code msg} (read from {@code source}) to {@code target}, and reads {@code source} again if target can
+     * take more.
+     */
     static void relay(Object msg, Channel source, Channel target) {
         target.writeAndFlush(msg, target.voidPromise());
         if (target.isWritable()) {

@@ -4,8 +4,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 
 /**
- * The backend side of the L7 proxy: HttpClientCodec (and, in {@link L7Mode#AGGREGATE}, a {@link ProxyAggregator} with the
- * client side's limit), then the {@link L7BackendConnection} that hands everything to the client side.
+ * The backend side of the L7 proxy: HttpClientCodec (and, in {@link L7Mode#AGGREGATE}, a {@link ProxyAggregator} with
+ * the client side's limit), then the {@link L7BackendConnection} that hands everything to the client side.
  */
 final class L7BackendInitializer extends ChannelInitializer<Channel> {
     private final ProxyConfig config;

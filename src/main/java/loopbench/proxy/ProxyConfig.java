@@ -36,7 +36,8 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
         Objects.requireNonNull(l7Mode, "l7Mode");
         Objects.requireNonNull(backendPool, "backendPool");
         if (layer == Layer.L4 && backendPool != BackendPool.PER_CLIENT) {
-            throw new IllegalArgumentException("backend pool '" + backendPool.cliName() + "' needs layer 7: an L4 relay's"
+            throw new IllegalArgumentException("backend pool '" + backendPool.cliName()
+                    + "' needs layer 7: an L4 relay's"
                     + " backend connection carries one client's byte stream and cannot be shared; valid with layer 4: "
                     + BackendPool.PER_CLIENT.cliName());
         }
@@ -61,8 +62,8 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
     public void requireSupportedBy(Transport transport) {
         if (l4Mode == L4Mode.SPLICE && transport != Transport.EPOLL) {
             throw new IllegalArgumentException("l4 mode 'splice' needs transport '" + Transport.EPOLL.cliName()
-                    + "' (Netty splices on epoll only), not '" + transport.cliName() + "'; valid transports with splice: "
-                    + Transport.EPOLL.cliName());
+                    + "' (Netty splices on epoll only), not '" + transport.cliName()
+                    + "'; valid transports with splice: " + Transport.EPOLL.cliName());
         }
     }
 
@@ -85,7 +86,8 @@ public record ProxyConfig(Layer layer, InetSocketAddress backend, ThreadModel th
         if (modes.accepted() == EpollMode.EDGE) {
             throw new IllegalArgumentException("l4 mode 'splice' needs level-triggered connections on Netty "
                     + NettyLine.current().version() + " (its spliceTo refuses edge-triggered channels), not "
-                    + "--epoll-mode " + modes.cliName() + "; valid with splice: --epoll-mode " + modes.listening().cliName() + ",level");
+                    + "--epoll-mode " + modes.cliName() + "; valid with splice: --epoll-mode "
+                    + modes.listening().cliName() + ",level");
         }
         return options;
     }

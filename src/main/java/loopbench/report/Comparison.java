@@ -300,9 +300,9 @@ public final class Comparison {
     /** The rule the verdicts follow, in one sentence, for the head of a report. */
     public static String rule(List<Row> rows, Thresholds t, boolean paired) {
         return String.format(Locale.ROOT, "A regression is a change worse than the threshold (score %s%%, "
-                        + "bytes/op %s%%) whose 95%% interval lies wholly beyond it, with Holm's correction over the %d "
-                        + "changes judged (family-wise false-alarm rate <= 2.5%%). Change = candidate/baseline ratio of "
-                        + "the geometric means of fork means; interval: %s on log ratios.",
+                        + "bytes/op %s%%) whose 95%% interval lies wholly beyond it, with Holm's correction over the "
+                        + "%d changes judged (family-wise false-alarm rate <= 2.5%%). Change = candidate/baseline "
+                        + "ratio of the geometric means of fork means; interval: %s on log ratios.",
                 plain(t.primaryPercent()), plain(t.allocPercent()), family(rows),
                 paired ? "paired t (one baseline and one candidate fork per round)" : "Welch t (independent forks)");
     }

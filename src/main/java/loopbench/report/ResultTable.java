@@ -97,7 +97,8 @@ public final class ResultTable {
         String unsafe = jvmArgs.contains("-Dloopbench.requireUnsafe=true")
                 ? "on (checked in every fork)"
                 : jvmArgs.contains("-Dloopbench.requireUnsafe=false") ? "off (checked in every fork)"
-                : jvmArgs.contains("-Dio.netty.noUnsafe=false") ? "requested (-Dio.netty.noUnsafe=false)" : "JVM default";
+                : jvmArgs.contains("-Dio.netty.noUnsafe=false") ? "requested (-Dio.netty.noUnsafe=false)"
+                : "JVM default";
         return "JMH " + str(first, "jmhVersion") + ", " + str(first, "vmName") + " " + str(first, "vmVersion")
                 + " (JDK " + str(first, "jdkVersion") + ")\n\n"
                 + "Fork JVM options: `" + String.join(" ", jvmArgs) + "`  \n"
@@ -123,7 +124,8 @@ public final class ResultTable {
         }
         StringBuilder t = new StringBuilder("### ").append(cls).append("\n\n");
         JsonObject f = rows.get(0);
-        t.append(String.format(Locale.ROOT, "%d fork(s) x %d measurement iteration(s) of %s, after %d warmup of %s; %d thread(s)\n\n",
+        t.append(String.format(Locale.ROOT,
+                "%d fork(s) x %d measurement iteration(s) of %s, after %d warmup of %s; %d thread(s)\n\n",
                 f.get("forks").getAsInt(), f.get("measurementIterations").getAsInt(), str(f, "measurementTime"),
                 f.get("warmupIterations").getAsInt(), str(f, "warmupTime"), f.get("threads").getAsInt()));
         // A benchmark's own event counters (unit "#") are totals over the run; with a counter of what was

@@ -80,7 +80,9 @@ public final class LogRatio {
         return !Double.isNaN(standardError);
     }
 
-    /** The two-sided interval of the ratio at {@code confidence} (e.g. 0.95); NaN bounds without {@link #hasInterval()}. */
+    /**
+     * The two-sided interval of the ratio at {@code confidence} (e.g. 0.95); NaN bounds without {@link #hasInterval()}.
+     */
     public Interval interval(double confidence) {
         if (!(confidence > 0 && confidence < 1)) {
             throw new IllegalArgumentException("confidence must be in (0, 1), was " + confidence);
@@ -88,8 +90,9 @@ public final class LogRatio {
         if (!hasInterval()) {
             return new Interval(ratio(), Double.NaN, Double.NaN, confidence);
         }
+        double quantile = 0.5 + confidence / 2;
         double half = standardError == 0 ? 0
-                : new TDistribution(degreesOfFreedom).inverseCumulativeProbability(0.5 + confidence / 2) * standardError;
+                : new TDistribution(degreesOfFreedom).inverseCumulativeProbability(quantile) * standardError;
         return new Interval(ratio(), Math.exp(meanLog - half), Math.exp(meanLog + half), confidence);
     }
 

@@ -23,7 +23,8 @@ public final class Placement {
     public static final String SHARED = "shared";
     /** The forms the parameter takes, for error messages. */
     public static final String FORMS = "pinned, shared, or ROLE=CPUS joined by '/' (e.g. proxy=1/client=0/origin=0;"
-            + " ROLE: client, proxy, origin, echo; CPUS: a CPU number (0), a range (1-3), or items joined by '+' (0+2))";
+            + " ROLE: client, proxy, origin, echo; CPUS: a CPU number (0), a range (1-3), or items joined by "
+            + "'+' (0+2))";
 
     private final String name;
     /** Null for pinned and shared. */

@@ -141,7 +141,8 @@ class EndToEndBenchmarkTest {
             assertEquals(rss / b.connections, m.get(EndToEndMetrics.memoryPerConnection(role, MemoryReport.RSS)), 1e-6);
         }
         if (proxy != null) { // the proxy's pooled allocator: what it reserved and what live buffers use of it
-            assertTrue(m.containsKey(EndToEndMetrics.memory("proxy", MemoryReport.ALLOCATOR_DIRECT_IN_USE)), m::toString);
+            assertTrue(m.containsKey(EndToEndMetrics.memory("proxy", MemoryReport.ALLOCATOR_DIRECT_IN_USE)),
+                    m::toString);
         }
         if ("7".equals(layer) && !"io_uring".equals(transport)) {
             assertTrue(m.get(EndToEndMetrics.BYTES_REQUEST_BACK) > m.get(EndToEndMetrics.BYTES_REQUEST_FRONT),
@@ -178,12 +179,18 @@ class EndToEndBenchmarkTest {
 
     @Test
     void theBoundsFollowTheArticlesArgument() {
-        assertEquals(200, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.BLOCK_EVENT_LOOP, 10, 2, 4, 1000));
-        assertEquals(400, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.PIPELINE_EXECUTOR, 10, 2, 4, 1000));
-        assertEquals(300, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.PIPELINE_EXECUTOR, 10, 2, 4, 3));
-        assertEquals(400, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.OFFLOAD_EXECUTOR, 10, 2, 4, 1000));
-        assertEquals(100_000, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.TIMER, 10, 2, 4, 1000));
-        assertTrue(Double.isNaN(BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.TIMER, 0, 2, 4, 1000)));
+        assertEquals(200, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.BLOCK_EVENT_LOOP,
+                10, 2, 4, 1000));
+        assertEquals(400, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.PIPELINE_EXECUTOR,
+                10, 2, 4, 1000));
+        assertEquals(300, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.PIPELINE_EXECUTOR,
+                10, 2, 4, 3));
+        assertEquals(400, BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.OFFLOAD_EXECUTOR,
+                10, 2, 4, 1000));
+        assertEquals(100_000,
+                BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.TIMER, 10, 2, 4, 1000));
+        assertTrue(Double.isNaN(BlockingWorkEndToEndBenchmark.predictedBound(loopbench.origin.WorkStrategy.TIMER, 0, 2,
+                4, 1000)));
     }
 
     @ParameterizedTest(name = "{0}, {1} bytes, executor {2}")
@@ -259,7 +266,8 @@ class EndToEndBenchmarkTest {
             restore(old);
         }
         assertTrue(served > 0);
-        assertTrue(m.get(EndToEndMetrics.WARMUP_FIRST_SECOND) >= 0, m::toString); // a cold proxy may answer nothing in 1 s
+        // a cold proxy may answer nothing in 1 s
+        assertTrue(m.get(EndToEndMetrics.WARMUP_FIRST_SECOND) >= 0, m::toString);
         assertEquals(0.0, m.get(EndToEndMetrics.WARMUP_ERRORS));
         assertTrue(m.get(EndToEndMetrics.cpu(EndToEndMetrics.PROXY)) > 0);
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {

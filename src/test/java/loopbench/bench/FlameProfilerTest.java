@@ -42,7 +42,8 @@ class FlameProfilerTest {
     @Test
     void theLibraryComesFromTheJarWithNoPathToType() {
         Path lib = AsyncProfilerLibrary.locate();
-        assertTrue(Files.isRegularFile(lib) && lib.getFileName().toString().equals("libasyncProfiler.so"), lib::toString);
+        assertTrue(Files.isRegularFile(lib) && lib.getFileName().toString().equals("libasyncProfiler.so"),
+                lib::toString);
     }
 
     @Test
@@ -67,7 +68,8 @@ class FlameProfilerTest {
     @Test
     void anEndToEndBenchmarkGetsAGraphPerServerProcessNotOfItself(@TempDir Path dir) throws Exception {
         List<ServerProcess> servers = new CopyOnWriteArrayList<>();
-        FlameSession session = new FlameSession(FlameEvent.CPU, dir, AsyncProfilerLibrary.locate(), () -> List.copyOf(servers));
+        FlameSession session = new FlameSession(FlameEvent.CPU, dir, AsyncProfilerLibrary.locate(),
+                () -> List.copyOf(servers));
         session.start(); // no server yet: the session profiles this JVM until one appears
         try (ServerProcess echo = ServerProcess.start("echo", List.of("--listen", "127.0.0.1:0"))) {
             servers.add(echo);
@@ -85,7 +87,8 @@ class FlameProfilerTest {
                     assertEquals(msg.length, in.readNBytes(msg.length).length);
                 }
             }
-            assertEquals(0, echo.stop(), echo::stderr); // SIGTERM: it exits normally and async-profiler writes its graph
+            // SIGTERM: it exits normally and async-profiler writes its graph
+            assertEquals(0, echo.stop(), echo::stderr);
         }
         List<String> lines = session.finish();
         String event = session.event().event();

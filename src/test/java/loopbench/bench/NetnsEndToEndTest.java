@@ -138,7 +138,8 @@ class NetnsEndToEndTest {
                 () -> b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests", Map.of())));
         assertTrue(e.getMessage().contains("max"), e.getMessage());
         ServerProcess origin = b.trial.server(EndToEndMetrics.ORIGIN);
-        assertTrue(origin.command().contains("ip") && !origin.isAlive(), "the origin started in its namespace, stopped");
+        assertTrue(origin.command().contains("ip") && !origin.isAlive(),
+                "the origin started in its namespace, stopped");
         // @AfterEach: no process, namespace or pinning left
     }
 

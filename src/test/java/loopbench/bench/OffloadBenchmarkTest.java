@@ -33,9 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on virtual threads.
  *
  * <p>Where work ran is seen from the server's event loop: a probe on it records every foreign thread that
- * handed it a task (that is what wakes a loop up; {@link loopbench.line.NettyLine#newLocalEventLoopGroup}). With {@code none} only the client's
- * loop does (delivering requests); with an executor, the executor's threads do too (handing back the
- * response, or the write of it); and the pipeline shows which executor the origin handler is bound to.
+ * handed it a task (that is what wakes a loop up; {@link loopbench.line.NettyLine#newLocalEventLoopGroup}). With {@code
+ * none} only the client's loop does (delivering requests); with an executor, the executor's threads do too (handing
+ * back the response, or the write of it); and the pipeline shows which executor the origin handler is bound to.
  */
 class OffloadBenchmarkTest {
 

@@ -99,7 +99,8 @@ class PipelineCostBenchmarkTest {
                         assertEquals(0, traffic.backendBytesIn);
                         break;
                     case "4":
-                        assertEquals(traffic.clientBytesIn, traffic.backendBytesOut, "L4 forwards exactly what it gets");
+                        assertEquals(traffic.clientBytesIn, traffic.backendBytesOut,
+                                "L4 forwards exactly what it gets");
                         assertEquals(traffic.clientBytesOut, traffic.backendBytesIn);
                         break;
                     case "7":

@@ -125,7 +125,8 @@ class PlacementEndToEndTest {
         CpuSet rest = available.minus(available.highest(available.size() / 2));
         ProxyEndToEndBenchmark b = SmallBenchmarks.proxy("direct", Placement.PINNED);
         try {
-            b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests", Map.of("layer", "direct")));
+            b.startTrial(EndToEndTrial.begin("loopbench.bench.ProxyEndToEndBenchmark.requests",
+                    Map.of("layer", "direct")));
             assertEquals(null, b.trial.server(EndToEndMetrics.PROXY));
             assertRunsOn(rest, b.trial.server(EndToEndMetrics.ORIGIN).pid(), "origin");
             SmallBenchmarks.oneIteration(b, b::requests);
@@ -207,7 +208,8 @@ class PlacementEndToEndTest {
 
     @Test
     void theRolesArePlacedUnderTheNamesOfTheirFigures() {
-        assertEquals(List.of(EndToEndMetrics.CLIENT, EndToEndMetrics.PROXY, EndToEndMetrics.ORIGIN, EndToEndMetrics.ECHO),
+        assertEquals(List.of(EndToEndMetrics.CLIENT, EndToEndMetrics.PROXY, EndToEndMetrics.ORIGIN,
+                EndToEndMetrics.ECHO),
                 Stream.of(Role.values()).map(Role::cliName).toList());
     }
 }

@@ -28,23 +28,32 @@ final class RecordingAllocator implements ByteBufAllocator {
     }
 
     @Override public ByteBuf buffer() { return record(delegate.buffer()); }
-    @Override public ByteBuf buffer(int initialCapacity) { return record(delegate.buffer(initialCapacity)); }
-    @Override public ByteBuf buffer(int initialCapacity, int maxCapacity) { return record(delegate.buffer(initialCapacity, maxCapacity)); }
+    @Override public ByteBuf buffer(int initial) { return record(delegate.buffer(initial)); }
+    @Override public ByteBuf buffer(int initial, int max) { return record(delegate.buffer(initial, max)); }
     @Override public ByteBuf ioBuffer() { return record(delegate.ioBuffer()); }
-    @Override public ByteBuf ioBuffer(int initialCapacity) { return record(delegate.ioBuffer(initialCapacity)); }
-    @Override public ByteBuf ioBuffer(int initialCapacity, int maxCapacity) { return record(delegate.ioBuffer(initialCapacity, maxCapacity)); }
+    @Override public ByteBuf ioBuffer(int initial) { return record(delegate.ioBuffer(initial)); }
+    @Override public ByteBuf ioBuffer(int initial, int max) { return record(delegate.ioBuffer(initial, max)); }
     @Override public ByteBuf heapBuffer() { return record(delegate.heapBuffer()); }
-    @Override public ByteBuf heapBuffer(int initialCapacity) { return record(delegate.heapBuffer(initialCapacity)); }
-    @Override public ByteBuf heapBuffer(int initialCapacity, int maxCapacity) { return record(delegate.heapBuffer(initialCapacity, maxCapacity)); }
+    @Override public ByteBuf heapBuffer(int initial) { return record(delegate.heapBuffer(initial)); }
+    @Override public ByteBuf heapBuffer(int initial, int max) { return record(delegate.heapBuffer(initial, max)); }
     @Override public ByteBuf directBuffer() { return record(delegate.directBuffer()); }
-    @Override public ByteBuf directBuffer(int initialCapacity) { return record(delegate.directBuffer(initialCapacity)); }
-    @Override public ByteBuf directBuffer(int initialCapacity, int maxCapacity) { return record(delegate.directBuffer(initialCapacity, maxCapacity)); }
+    @Override public ByteBuf directBuffer(int initial) { return record(delegate.directBuffer(initial)); }
+    @Override public ByteBuf directBuffer(int initial, int max) { return record(delegate.directBuffer(initial, max)); }
     @Override public CompositeByteBuf compositeBuffer() { return record(delegate.compositeBuffer()); }
-    @Override public CompositeByteBuf compositeBuffer(int maxNumComponents) { return record(delegate.compositeBuffer(maxNumComponents)); }
+    @Override
+    public CompositeByteBuf compositeBuffer(int components) {
+        return record(delegate.compositeBuffer(components));
+    }
     @Override public CompositeByteBuf compositeHeapBuffer() { return record(delegate.compositeHeapBuffer()); }
-    @Override public CompositeByteBuf compositeHeapBuffer(int maxNumComponents) { return record(delegate.compositeHeapBuffer(maxNumComponents)); }
+    @Override
+    public CompositeByteBuf compositeHeapBuffer(int components) {
+        return record(delegate.compositeHeapBuffer(components));
+    }
     @Override public CompositeByteBuf compositeDirectBuffer() { return record(delegate.compositeDirectBuffer()); }
-    @Override public CompositeByteBuf compositeDirectBuffer(int maxNumComponents) { return record(delegate.compositeDirectBuffer(maxNumComponents)); }
+    @Override
+    public CompositeByteBuf compositeDirectBuffer(int components) {
+        return record(delegate.compositeDirectBuffer(components));
+    }
     @Override public boolean isDirectBufferPooled() { return delegate.isDirectBufferPooled(); }
-    @Override public int calculateNewCapacity(int minNewCapacity, int maxCapacity) { return delegate.calculateNewCapacity(minNewCapacity, maxCapacity); }
+    @Override public int calculateNewCapacity(int min, int max) { return delegate.calculateNewCapacity(min, max); }
 }

@@ -88,10 +88,12 @@ class TlsBenchmarkTest {
                     assertInstanceOf(ReferenceCountedOpenSslEngine.class, engine, "OpenSSL engine");
                 } else {
                     assertFalse(engine instanceof ReferenceCountedOpenSslEngine, engine.getClass().getName());
-                    assertTrue(engine.getClass().getName().startsWith("sun.security.ssl."), engine.getClass().getName());
+                    assertTrue(engine.getClass().getName().startsWith("sun.security.ssl."),
+                            engine.getClass().getName());
                 }
             }
-            assertEquals(engine(s.client()).getSession().getCipherSuite(), engine(s.server()).getSession().getCipherSuite());
+            assertEquals(engine(s.client()).getSession().getCipherSuite(),
+                    engine(s.server()).getSession().getCipherSuite());
 
             // Application bytes, both ways, intact; and not in the clear on the wire.
             byte[] up = ResponseBody.bytes(TlsBenchmark.RECORD);
@@ -101,7 +103,8 @@ class TlsBenchmarkTest {
             assertTrue(java.util.Arrays.equals(up, got), "client to server bytes intact");
             assertTrue(s.toServer().bytes() - wireBefore > up.length, "record framing and tag on the wire");
             byte[] down = ResponseBody.bytes(40_000); // more than two records
-            assertTrue(java.util.Arrays.equals(down, send(s, s.server(), s.client(), down)), "server to client bytes intact");
+            assertTrue(java.util.Arrays.equals(down, send(s, s.server(), s.client(), down)),
+                    "server to client bytes intact");
 
             // The benchmark ops.
             for (int i = 0; i < 3; i++) {

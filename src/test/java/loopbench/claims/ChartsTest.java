@@ -102,7 +102,8 @@ class ChartsTest {
     }
 
     private static ChartSpec claimChart(String claim, String id) {
-        ChartSpec spec = ClaimCatalog.byId().get(claim).charts().stream().filter(c -> c.id().equals(id)).findFirst().orElse(null);
+        ChartSpec spec = ClaimCatalog.byId().get(claim).charts().stream().filter(c -> c.id().equals(id)).findFirst()
+                .orElse(null);
         assertNotNull(spec, claim + " has chart " + id);
         assertTrue(spec.title().length() > 0);
         return spec;

@@ -33,7 +33,8 @@ class CheckIntervalTest {
     @Test
     void aRatioAgainstAConstantIsAOneSampleTIntervalOnTheLogs() {
         Fixtures f = new Fixtures().thrpt(A, 102, 98, 101, 99);
-        CheckResult r = Check.againstConstant("a / 100", Statistic.primary("x"), A, 100, "a hundred", Region.below(1.1), null)
+        CheckResult r = Check.againstConstant("a / 100", Statistic.primary("x"), A, 100, "a hundred", Region.below(1.1),
+                null)
                 .evaluate(Measurements.of(f.results(), List.of()));
         double[] logs = {Math.log(1.02), Math.log(0.98), Math.log(1.01), Math.log(0.99)};
         double m = (logs[0] + logs[1] + logs[2] + logs[3]) / 4;

@@ -53,7 +53,8 @@ class ClaimsReportTest {
     void theHtmlHasNoExternalReferences(@TempDir Path dir) throws Exception {
         Path json = Fixtures.everything().write(dir.resolve("run"));
         Path graph = dir.resolve("run").resolve(FlameGraphs.SUITE_DIR)
-                .resolve(FlameGraphs.directoryName("loopbench.bench." + ClaimCatalog.L4_RST.benchmark(), ClaimCatalog.L4_RST.params()))
+                .resolve(FlameGraphs.directoryName("loopbench.bench." + ClaimCatalog.L4_RST.benchmark(),
+                        ClaimCatalog.L4_RST.params()))
                 .resolve("cpu-proxy.html");
         Files.createDirectories(graph.getParent());
         Files.writeString(graph, "<html>flame</html>");
@@ -82,7 +83,8 @@ class ClaimsReportTest {
             }
         }
         assertTrue(bad.isEmpty(), () -> "external references: " + bad);
-        assertFalse(Pattern.compile("(?i)<(script|link|iframe|object|embed)\\b").matcher(html).find(), "no scripts, stylesheets or frames");
+        assertFalse(Pattern.compile("(?i)<(script|link|iframe|object|embed)\\b").matcher(html).find(),
+                "no scripts, stylesheets or frames");
         assertFalse(Pattern.compile("(?i)url\\(|@import|https?://").matcher(html).find(), "no URLs at all");
         assertTrue(images >= 10, "charts are embedded: " + images);
         assertTrue(links >= 1, "the flame graph is linked");

@@ -292,7 +292,8 @@ final class Fixtures {
                             .secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.ECHO), "us", 10, 10.5, 9.5)
                             .secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN), "us", 20, 21, 19)
                             .secondaryForks(EndToEndMetrics.ECHO_MIB_PER_SECOND, "MiB/s", 100, 101, 99)
-                            .secondaryForks(EndToEndMetrics.PREDICTED_BOUND, "ops/s", base * 1.1, base * 1.1, base * 1.1)
+                            .secondaryForks(EndToEndMetrics.PREDICTED_BOUND, "ops/s", base * 1.1, base * 1.1,
+                                    base * 1.1)
                             .secondaryForks(EndToEndMetrics.LATENCY_P50, "us", 200, 210, 190)
                             .secondaryForks(EndToEndMetrics.LATENCY_P99, "us", 600, 650, 580)
                             .secondaryForks(EndToEndMetrics.WARMUP_FIRST_SECOND, "ops/s", 300, 320, 310)

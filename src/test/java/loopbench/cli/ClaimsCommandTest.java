@@ -79,7 +79,8 @@ class ClaimsCommandTest {
         CliArgumentsTest.Result unknown = CliArgumentsTest.run("claims", real().toString(), "--out", dir.toString(),
                 "--claim", "C999-9");
         assertEquals(2, unknown.exitCode(), unknown::toString);
-        assertTrue(unknown.err().contains("'C999-9'") && unknown.err().contains("C000-1") && unknown.err().contains("C004-1"),
+        assertTrue(unknown.err().contains("'C999-9'") && unknown.err().contains("C000-1")
+                && unknown.err().contains("C004-1"),
                 unknown::toString);
 
         CliArgumentsTest.Result none = CliArgumentsTest.run("claims");
@@ -87,7 +88,8 @@ class ClaimsCommandTest {
         assertTrue(none.err().contains("RESULTS.json"), none::toString);
 
         Path notJmh = Files.writeString(dir.resolve("x.json"), "{\"hello\": 1}");
-        CliArgumentsTest.Result wrong = CliArgumentsTest.run("claims", notJmh.toString(), "--out", dir.resolve("o").toString());
+        CliArgumentsTest.Result wrong = CliArgumentsTest.run("claims", notJmh.toString(), "--out",
+                dir.resolve("o").toString());
         assertEquals(2, wrong.exitCode(), wrong::toString);
         assertTrue(wrong.err().contains("x.json") && wrong.err().contains("-rf json"), wrong::toString);
 

@@ -78,7 +78,8 @@ class CliServerProcessTest {
             case "origin":
                 return new String[] {"origin", "--listen", listen, "--body-size", "777", "--transport", "epoll"};
             case "echo":
-                return new String[] {"echo", "--listen", listen, "--recv-allocator", "fixed:2048", "--executor", "group"};
+                return new String[] {"echo", "--listen", listen, "--recv-allocator", "fixed:2048", "--executor",
+                        "group"};
             case "echo-mina":
                 return new String[] {"echo", "--server", "mina", "--listen", listen, "--recv-allocator", "halving",
                         "--executor", "group", "--io-threads", "2", "--buffers", "direct"};
@@ -123,7 +124,8 @@ class CliServerProcessTest {
             assertEquals(List.of(line), cli.stdoutLines(), () -> "stdout must be exactly one line: " + cli);
             assertTrue(cli.stderr().contains("stopped"), cli::toString);
             assertEquals(kind.equals("echo-mina"), cli.stderr().contains(
-                    "(Apache Mina) on 127.0.0.1:" + port + " (io-processors=2 buffers=direct recv-allocator=halving executor=group/"),
+                    "(Apache Mina) on 127.0.0.1:" + port
+                            + " (io-processors=2 buffers=direct recv-allocator=halving executor=group/"),
                     cli::toString);
             Rig.assertPortFree(port);
         }
@@ -153,7 +155,8 @@ class CliServerProcessTest {
                 "--body-size", "777")) {
             Matcher m = LISTENING.matcher(String.valueOf(cli.nextLine()));
             assertTrue(m.matches(), cli::toString);
-            assertEquals("netty=" + NettyLine.current().version() + " transport=epoll epoll-mode=level,edge", m.group(2));
+            assertEquals("netty=" + NettyLine.current().version() + " transport=epoll epoll-mode=level,edge",
+                    m.group(2));
             serve("origin", Integer.parseInt(m.group(1)));
             cli.sigterm();
             assertEquals(0, cli.waitForExit(), cli::toString);

@@ -45,7 +45,8 @@ class GateCommandTest {
         CliArgumentsTest.Result r = CliArgumentsTest.run("gate", "--help");
         assertEquals(0, r.exitCode(), r::toString);
         for (String m : new String[] {"--baseline", "--candidate", "--profile", "--rounds", "--baseline-jvm",
-                "--candidate-jvm-args", "--threshold", "--alloc-threshold", "--summary", "--json", "Exit: 0 pass, 1 regression, 2"}) {
+                "--candidate-jvm-args", "--threshold", "--alloc-threshold", "--summary", "--json",
+                "Exit: 0 pass, 1 regression, 2"}) {
             assertTrue(r.out().contains(m), () -> m + ": " + r);
         }
     }

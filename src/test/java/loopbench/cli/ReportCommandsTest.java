@@ -42,7 +42,8 @@ class ReportCommandsTest {
         String base = forks(dir, "base", 1, 1).toString();
         CliArgumentsTest.Result r = CliArgumentsTest.run("compare", base, base);
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.out().contains("PASS") && r.out().contains("compare: PASS") && r.out().contains("B/op"), r::toString);
+        assertTrue(r.out().contains("PASS") && r.out().contains("compare: PASS") && r.out().contains("B/op"),
+                r::toString);
     }
 
     @Test
@@ -59,9 +60,11 @@ class ReportCommandsTest {
     void filesWithNoBenchmarkInCommonGiveNoVerdict(@TempDir Path dir) throws Exception {
         Path other = Files.writeString(dir.resolve("other.json"), JmhJson.array(
                 JmhJson.result("BarBenchmark.run", "avgt", "", new double[] {1, 2}, null)));
-        CliArgumentsTest.Result r = CliArgumentsTest.run("compare", forks(dir, "base", 1, 1).toString(), other.toString());
+        CliArgumentsTest.Result r = CliArgumentsTest.run("compare", forks(dir, "base", 1, 1).toString(),
+                other.toString());
         assertEquals(2, r.exitCode(), r::toString);
-        assertTrue(r.out().contains("ONLY_IN_BASELINE") && r.out().contains("no benchmark is in both files"), r::toString);
+        assertTrue(r.out().contains("ONLY_IN_BASELINE") && r.out().contains("no benchmark is in both files"),
+                r::toString);
     }
 
     @Test
@@ -77,7 +80,8 @@ class ReportCommandsTest {
         CliArgumentsTest.Result unknownMetric = CliArgumentsTest.run("compare", example().toString(),
                 example().toString(), "--metric", "nope");
         assertEquals(2, unknownMetric.exitCode(), unknownMetric::toString);
-        assertTrue(unknownMetric.err().contains("'nope'") && unknownMetric.err().contains("valid"), unknownMetric::toString);
+        assertTrue(unknownMetric.err().contains("'nope'") && unknownMetric.err().contains("valid"),
+                unknownMetric::toString);
         CliArgumentsTest.Result negative = CliArgumentsTest.run("compare", example().toString(),
                 example().toString(), "--threshold", "-1");
         assertEquals(2, negative.exitCode(), negative::toString);
@@ -88,7 +92,8 @@ class ReportCommandsTest {
     /** picocli reads descriptions as format strings: a stray % makes it warn on stderr instead of printing help. */
     @Test
     void everyHelpFormatsCleanly() {
-        for (String[] args : new String[][] {{"--help"}, {"table", "--help"}, {"compare", "--help"}, {"gate", "--help"}, {"claims", "--help"}, {"load", "--help"},
+        for (String[] args : new String[][] {{"--help"}, {"table", "--help"}, {"compare", "--help"}, {"gate", "--help"},
+                {"claims", "--help"}, {"load", "--help"},
                 {"origin", "--help"}, {"echo", "--help"}, {"proxy", "--help"}}) {
             CliArgumentsTest.Result r = CliArgumentsTest.run(args);
             assertEquals(0, r.exitCode(), r::toString);

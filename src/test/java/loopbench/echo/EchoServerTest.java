@@ -99,7 +99,8 @@ class EchoServerTest {
         assertEquals("fixed:2048", RecvAllocator.parse("fixed:2048").cliName());
         for (String bad : new String[] {"fixed:abc", "fixed:0", "fixed:", "nope", "Adaptive"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RecvAllocator.parse(bad));
-            assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains(RecvAllocator.VALID), e.getMessage());
+            assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains(RecvAllocator.VALID),
+                    e.getMessage());
         }
         assertTrue(RecvAllocator.parse("halving").create() instanceof HalvingRecvByteBufAllocator);
     }

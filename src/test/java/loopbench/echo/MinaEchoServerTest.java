@@ -39,8 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The echo server on Apache Mina: every byte comes back for the C003 article's message sizes (and 1 B and 1 MiB), with and
- * without the ExecutorFilter, with Mina's own read-buffer sizing and with a fixed size, heap and direct buffers, on
+ * The echo server on Apache Mina: every byte comes back for the C003 article's message sizes (and 1 B and 1 MiB), with
+ * and without the ExecutorFilter, with Mina's own read-buffer sizing and with a fixed size, heap and direct buffers, on
  * one connection and on several at once; a client that does not read stalls the sender instead of filling the
  * server's memory; Mina's own sizing really moves the read buffer (halving) or leaves it alone (fixed:N); close()
  * closes every connection and frees the port and every thread.
@@ -55,7 +55,8 @@ class MinaEchoServerTest {
     }
 
     static MinaEchoServer start(String recv, EchoExecutor executor) {
-        return MinaEchoServer.start(options(MinaEchoServer.DEFAULT_BUFFERS), new EchoConfig(RecvAllocator.parse(recv), executor, 2));
+        return MinaEchoServer.start(options(MinaEchoServer.DEFAULT_BUFFERS),
+                new EchoConfig(RecvAllocator.parse(recv), executor, 2));
     }
 
     static Stream<Arguments> configs() {
@@ -151,12 +152,14 @@ class MinaEchoServerTest {
                 afterEach.add(readBufferSize(echo));
             }
             int grown = afterEach.stream().mapToInt(Integer::intValue).max().orElseThrow();
-            assertTrue(grown > MinaEchoServer.INITIAL_READ_BUFFER_SIZE, "5 KiB messages grew the read buffer: " + afterEach);
+            assertTrue(grown > MinaEchoServer.INITIAL_READ_BUFFER_SIZE,
+                    "5 KiB messages grew the read buffer: " + afterEach);
             for (int i = 0; i < 24; i++) {
                 roundTrip(c, new byte[] {(byte) i});
             }
             assertEquals(MinaEchoServer.MIN_READ_BUFFER_SIZE, readBufferSize(echo),
-                    "1-byte messages shrank the read buffer to Mina's minimum, after 5 KiB messages left it at " + afterEach);
+                    "1-byte messages shrank the read buffer to Mina's minimum, after 5 KiB messages left it at "
+                            + afterEach);
         }
     }
 
@@ -201,8 +204,10 @@ class MinaEchoServerTest {
             roundTrip(idle, RawHttp.uniqueBody(1, 10));
             roundTrip(busy, RawHttp.uniqueBody(2, 5000));
             threads = minaThreads();
-            assertTrue(threads.stream().anyMatch(t -> t.getName().startsWith("NioSocketAcceptor-")), "an acceptor: " + threads);
-            assertTrue(threads.stream().anyMatch(t -> t.getName().startsWith("NioProcessor-")), "I/O processors: " + threads);
+            assertTrue(threads.stream().anyMatch(t -> t.getName().startsWith("NioSocketAcceptor-")),
+                    "an acceptor: " + threads);
+            assertTrue(threads.stream().anyMatch(t -> t.getName().startsWith("NioProcessor-")),
+                    "I/O processors: " + threads);
             assertEquals(executor == EchoExecutor.GROUP,
                     threads.stream().anyMatch(t -> t.getName().startsWith("loopbench-echo-mina-executor-")),
                     "ExecutorFilter threads exactly with executor group: " + threads);
@@ -233,7 +238,8 @@ class MinaEchoServerTest {
         }
         assertNoMinaThreads();
         // Nothing of the failed server is left holding Mina's JVM-wide buffer type.
-        MinaEchoServer.start(options(BufferType.DIRECT), new EchoConfig(RecvAllocator.HALVING, EchoExecutor.NONE, 1)).close();
+        MinaEchoServer.start(options(BufferType.DIRECT),
+                new EchoConfig(RecvAllocator.HALVING, EchoExecutor.NONE, 1)).close();
     }
 
     /** Mina's buffer type is JVM-wide: a second server that disagrees is refused, one that agrees runs. */
@@ -244,7 +250,8 @@ class MinaEchoServerTest {
              MinaEchoServer alsoHeap = MinaEchoServer.start(options(BufferType.HEAP), config)) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> MinaEchoServer.start(options(BufferType.DIRECT), config));
-            assertTrue(e.getMessage().contains("--buffers heap") && e.getMessage().contains("--buffers direct"), e.getMessage());
+            assertTrue(e.getMessage().contains("--buffers heap") && e.getMessage().contains("--buffers direct"),
+                    e.getMessage());
             assertFalse(IoBuffer.isUseDirectBuffer());
             assertTrue(heap.port() != alsoHeap.port());
         }
@@ -260,12 +267,14 @@ class MinaEchoServerTest {
         assertThrowsNaming(() -> MinaEchoServer.checkSupported(
                         ok.withAllocator(Allocator.POOLED, BufferType.HEAP), halving),
                 "'pooled'", "valid values for --server mina: unpooled");
-        assertThrowsNaming(() -> MinaEchoServer.checkSupported(ok, new EchoConfig(RecvAllocator.ADAPTIVE, EchoExecutor.NONE, 1)),
+        assertThrowsNaming(() -> MinaEchoServer.checkSupported(ok,
+                new EchoConfig(RecvAllocator.ADAPTIVE, EchoExecutor.NONE, 1)),
                 "'adaptive'", "valid values for --server mina: halving", "fixed:BYTES");
         MinaEchoServer.checkSupported(ok, halving);
         MinaEchoServer.checkSupported(ok.withAllocator(MinaEchoServer.DEFAULT_ALLOCATOR, BufferType.DIRECT),
                 new EchoConfig(RecvAllocator.fixed(2048), EchoExecutor.GROUP, 1));
-        assertThrows(IllegalArgumentException.class, () -> MinaEchoServer.start(ok.withTransport(Transport.EPOLL), halving));
+        assertThrows(IllegalArgumentException.class,
+                () -> MinaEchoServer.start(ok.withTransport(Transport.EPOLL), halving));
         assertEquals(EchoFramework.MINA, EchoFramework.parse("mina"));
         assertEquals(RecvAllocator.HALVING, EchoFramework.MINA.defaultRecvAllocator());
         assertEquals(RecvAllocator.ADAPTIVE, EchoFramework.NETTY.defaultRecvAllocator());

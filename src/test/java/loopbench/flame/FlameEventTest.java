@@ -67,7 +67,8 @@ class FlameEventTest {
     void parsingNamesTheValidEvents() {
         assertEquals(FlameEvent.WALL, FlameEvent.parse("wall"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FlameEvent.parse("cycles"));
-        assertTrue(e.getMessage().contains("'cycles'") && e.getMessage().contains("cpu, alloc, lock, wall"), e.getMessage());
+        assertTrue(e.getMessage().contains("'cycles'") && e.getMessage().contains("cpu, alloc, lock, wall"),
+                e.getMessage());
     }
 
     @Test

@@ -27,7 +27,8 @@ class GateEndToEndTest {
     @Test
     void aRealGateCatchesMoreBytesPerOperationOnTheCalibrationBenchmark(@TempDir Path dir) throws Exception {
         Path jar = TinyBenchmarksJar.build(dir);
-        Path profile = Files.writeString(dir.resolve("tiny.jmh"), "CalibrationBenchmark -wi 1 -w 200ms -i 1 -r 200ms -prof gc\n");
+        Path profile = Files.writeString(dir.resolve("tiny.jmh"),
+                "CalibrationBenchmark -wi 1 -w 200ms -i 1 -r 200ms -prof gc\n");
         GateSettings settings = GateSettings.of(new GateSettings.Raw(jar, jar, profile, 3, null, null, null,
                 "-Dloopbench.calibration.allocScale=1.5", "on", "on", 3, 0.5, dir.resolve("out"), null, null, 1L, true,
                 false));

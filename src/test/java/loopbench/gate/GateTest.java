@@ -57,7 +57,8 @@ class GateTest {
             commands.add(command);
             boolean candidate = command.contains(CANDIDATE.toString());
             String line = command.get(command.indexOf("-jar") + 2); // the benchmark selection
-            if (failingSide != null && candidate == "candidate".equals(failingSide) && line.equals("Line" + failOnLine)) {
+            if (failingSide != null && candidate == "candidate".equals(failingSide)
+                    && line.equals("Line" + failOnLine)) {
                 Files.writeString(log, "# Run progress\njava.lang.IllegalStateException: boom in " + line + "\n");
                 return 1;
             }
@@ -198,7 +199,8 @@ class GateTest {
         runner.failOnLine = 4;
         Run r = gate(settings(dir, 4, null), runner);
         assertEquals(Gate.FAILED, r.exit(), r::toString);
-        assertTrue(r.progress().contains("FAILED: the candidate side failed to run profile line 4 (Line4 "), r.progress());
+        assertTrue(r.progress().contains("FAILED: the candidate side failed to run profile line 4 (Line4 "),
+                r.progress());
         assertTrue(r.progress().contains("boom in Line4"), "the log's tail is shown: " + r.progress());
         assertTrue(Files.readString(dir.resolve("out/summary.md")).contains("FAILED"));
         runner.failingSide = "baseline";
@@ -219,7 +221,8 @@ class GateTest {
         assertEquals(Gate.PASS, r.exit(), r::toString);
         assertTrue(r.progress().contains("line 4 matches no benchmark in the baseline jar"), r.progress());
         String summary = Files.readString(dir.resolve("out/summary.md"));
-        assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run") && !summary.contains("Line4.run"), summary);
+        assertTrue(summary.contains("- left out: line 4") && summary.contains("Line2.run")
+                && !summary.contains("Line4.run"), summary);
         assertTrue(summary.contains("- not judged: 1 profile line(s) left out")
                 && summary.contains("allowed by --allow-partial"), summary);
         long line4Forks = runner.commands.stream().filter(c -> c.contains("Line4")).count();
@@ -314,9 +317,11 @@ class GateTest {
         Side on17 = new Side("baseline", Paths.get("b.jar"), jdk17, List.of(), true, "4.2.18.Final");
         Side off25 = new Side("candidate", Paths.get("c.jar"), jdk25, List.of(), false, "4.2.18.Final");
         assertTrue(on25.forkJvmArgs().contains("--sun-misc-unsafe-memory-access=allow"), on25.forkJvmArgs().toString());
-        assertFalse(on17.forkJvmArgs().contains("--sun-misc-unsafe-memory-access=allow"), on17.forkJvmArgs().toString());
+        assertFalse(on17.forkJvmArgs().contains("--sun-misc-unsafe-memory-access=allow"),
+                on17.forkJvmArgs().toString());
         assertTrue(on17.forkJvmArgs().contains("-Dloopbench.requireUnsafe=true"));
-        assertTrue(off25.forkJvmArgs().containsAll(List.of("-Dio.netty.tryUnsafe=false", "-Dloopbench.requireUnsafe=false")));
+        assertTrue(off25.forkJvmArgs().containsAll(List.of("-Dio.netty.tryUnsafe=false",
+                "-Dloopbench.requireUnsafe=false")));
         assertTrue(on25.describe().contains("Netty Unsafe on") && off25.describe().contains("Netty Unsafe off"));
     }
 }

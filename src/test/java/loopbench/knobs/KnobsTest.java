@@ -29,7 +29,8 @@ class KnobsTest {
             assertSame(l, Layer.parse(l.cliName()));
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ThreadModel.parse("fast"));
-        assertEquals("unknown thread model 'fast'; valid values: individual-group, reuse-server-group, reuse-server-thread",
+        assertEquals("unknown thread model 'fast'; valid values: individual-group, reuse-server-group, "
+                + "reuse-server-thread",
                 e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Transport.parse(null));
     }

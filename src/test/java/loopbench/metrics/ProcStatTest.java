@@ -56,7 +56,8 @@ class ProcStatTest {
 
     @Test
     void threadsThatExitOrAreBornNeverMakeTheCountNegative() {
-        ProcStat.Snapshot before = new ProcStat.Snapshot(100, Map.of(1L, new long[] {50, 5}, 2L, new long[] {1000, 0}), 0);
+        ProcStat.Snapshot before = new ProcStat.Snapshot(100,
+                Map.of(1L, new long[] {50, 5}, 2L, new long[] {1000, 0}), 0);
         ProcStat.Snapshot after = new ProcStat.Snapshot(300, Map.of(1L, new long[] {60, 7}, 3L, new long[] {4, 1}), 10);
         ProcStat.Snapshot d = after.minus(before);
         assertEquals(200, d.cpuNanos());

@@ -226,7 +226,8 @@ class OriginServerTest {
         assertTrue(e.getMessage().contains("--work-strategy"), e.getMessage());
         assertNotEquals(WorkStrategy.NONE, WorkStrategy.parse("timer"));
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> WorkStrategy.parse("nope"));
-        assertTrue(bad.getMessage().contains("'nope'") && bad.getMessage().contains("block-event-loop, pipeline-executor"),
+        assertTrue(bad.getMessage().contains("'nope'")
+                && bad.getMessage().contains("block-event-loop, pipeline-executor"),
                 bad.getMessage());
     }
 }

@@ -24,7 +24,8 @@ class ServerProcessTest {
 
     @Test
     void startsServesAndStopsAnOriginInItsOwnProcess() throws Exception {
-        ServerProcess origin = ServerProcess.start("origin", List.of("--body-size", "300", "--io-threads", "1"), TEST_JVM);
+        ServerProcess origin = ServerProcess.start("origin", List.of("--body-size", "300", "--io-threads", "1"),
+                TEST_JVM);
         int port = origin.address().getPort();
         try {
             assertTrue(origin.isAlive());
@@ -113,7 +114,8 @@ class ServerProcessTest {
     void aServerThatCannotStartIsReportedWithItsStderr() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> ServerProcess.start("origin", List.of("--transport", "carrier-pigeon"), TEST_JVM));
-        assertTrue(e.getMessage().contains("carrier-pigeon") && e.getMessage().contains("valid values"), e.getMessage());
+        assertTrue(e.getMessage().contains("carrier-pigeon") && e.getMessage().contains("valid values"),
+                e.getMessage());
         assertTrue(ServerProcess.live().isEmpty());
     }
 

@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * profiles/claims-null-proof.sh's bookkeeping, with a stand-in for java: the "suite" writes a results.json, the
- * "judging" answers "decisive checks: K of M (0 not measured)" (one family has a decisive check). The tally is rewritten after every
- * family, so a proof that stops keeps what it counted. (Its argument checks are in ProfileScriptsTest.)
+ * "judging" answers "decisive checks: K of M (0 not measured)" (one family has a decisive check). The tally is
+ * rewritten after every family, so a proof that stops keeps what it counted. (Its argument checks are in
+ * ProfileScriptsTest.)
  */
 class ClaimsNullProofTest {
     private static final String STUB = """
@@ -84,7 +85,8 @@ class ClaimsNullProofTest {
         assertTrue(suiteArgs.contains("--profile profiles/claims-null.jmh --out " + dir.resolve("out/family-01")
                 + " --seed 101 -- -i 1"), suiteArgs);
         assertTrue(Files.readString(dir.resolve("out/family-03/suite-args.txt")).contains("--seed 103"));
-        assertTrue(Files.readString(dir.resolve("out/family-02/null.txt")).contains("decisive checks: 1 of 3 (0 not measured)"));
+        assertTrue(Files.readString(dir.resolve("out/family-02/null.txt"))
+                .contains("decisive checks: 1 of 3 (0 not measured)"));
         assertTrue(r.stdout().contains("families with any decisive check: 1 of 3"), r.stdout());
     }
 

@@ -80,7 +80,8 @@ class ProfileLineTest {
 
     @Test
     void aMissingOrEmptyProfileIsAnError(@TempDir Path dir) throws Exception {
-        NoSuchFileException missing = assertThrows(NoSuchFileException.class, () -> ProfileLine.read(dir.resolve("nope.jmh")));
+        NoSuchFileException missing = assertThrows(NoSuchFileException.class,
+                () -> ProfileLine.read(dir.resolve("nope.jmh")));
         assertTrue(missing.getMessage().contains("nope.jmh"), missing.getMessage());
         Path empty = Files.writeString(dir.resolve("empty.jmh"), "# nothing\n");
         assertThrows(IOException.class, () -> ProfileLine.read(empty));

@@ -71,8 +71,10 @@ class BackendPoolTest {
                 if (a == Action.CLOSE_WITHOUT_ANSWER) {
                     return;
                 }
-                byte[] body = (r.method() + " " + r.target() + " " + r.body().length).getBytes(StandardCharsets.ISO_8859_1);
-                out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                byte[] body = (r.method() + " " + r.target() + " "
+                        + r.body().length).getBytes(StandardCharsets.ISO_8859_1);
+                out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length
+                        + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                 out.write(body);
                 out.flush();
                 if (a == Action.ANSWER_THEN_CLOSE) {
@@ -158,7 +160,8 @@ class BackendPoolTest {
     @MethodSource("modesPoolsAndModels")
     void aKeptConnectionTheBackendClosesIsRetriedWhenSafeElse502(L7Mode mode, BackendPool pool, ThreadModel model)
             throws Exception {
-        try (ScriptedBackend backend = new ScriptedBackend((n, r, s) -> n == 0 ? Action.ANSWER : Action.CLOSE_WITHOUT_ANSWER);
+        try (ScriptedBackend backend = new ScriptedBackend((n, r, s) -> n == 0 ? Action.ANSWER
+                : Action.CLOSE_WITHOUT_ANSWER);
              LoopbackServer proxy = proxy(mode, pool, model, 2, backend);
              Conn c = RawHttp.open(proxy.port())) {
             assertAnswered(c.exchange(RawHttp.get("/1")), "GET /1 0");
@@ -182,7 +185,8 @@ class BackendPoolTest {
     @MethodSource("modesAndPools")
     void connectionsTheBackendClosesWhileIdleAreNotReused(L7Mode mode, BackendPool pool) throws Exception {
         int requests = 10;
-        try (ScriptedBackend backend = new ScriptedBackend((n, r, s) -> n == 0 ? Action.ANSWER_THEN_CLOSE : Action.CLOSE_WITHOUT_ANSWER);
+        try (ScriptedBackend backend = new ScriptedBackend((n, r, s) -> n == 0 ? Action.ANSWER_THEN_CLOSE
+                : Action.CLOSE_WITHOUT_ANSWER);
              LoopbackServer proxy = proxy(mode, pool, ThreadModel.REUSE_SERVER_THREAD, 1, backend)) {
             try (Conn kept = RawHttp.open(proxy.port())) {
                 for (int i = 0; i < requests; i++) {

@@ -53,7 +53,8 @@ class BackpressureTest {
 
     /** Every thread model per client; the pool (whose backpressure is the same code) on the default model only. */
     static Stream<Arguments> modesAndModels() {
-        return Stream.concat(Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_CLIENT}, ThreadModel.values()),
+        return Stream.concat(Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_CLIENT},
+                ThreadModel.values()),
                 Rig.combinations(L7Mode.values(), new Object[] {BackendPool.PER_LOOP},
                         new Object[] {ThreadModel.REUSE_SERVER_THREAD}));
     }
@@ -140,7 +141,8 @@ class BackpressureTest {
              Conn c = RawHttp.open(proxy.port())) {
             long stalledAt = Stall.await(written::get, backendDone);
             report("L4 " + mode + " slow client " + model, stalledAt);
-            assertFalse(backendDone.isDone(), "the backend wrote all " + TOTAL + " bytes although the client read nothing");
+            assertFalse(backendDone.isDone(),
+                    "the backend wrote all " + TOTAL + " bytes although the client read nothing");
             assertTrue(stalledAt <= BOUND, "the proxy accepted " + stalledAt + " bytes while the client read nothing");
             assertArrayEquals(data, RawHttp.readExactly(c.in(), TOTAL));
             RawHttp.await(backendDone, 30);
@@ -154,7 +156,8 @@ class BackpressureTest {
      */
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+    void l7ClientThatDoesNotReadLimitsWhatTheBackendServes(L7Mode mode, BackendPool pool,
+            ThreadModel model) throws Exception {
         int requests = 64;
         int size = 1024 * 1024;
         AtomicLong served = new AtomicLong();
@@ -165,7 +168,8 @@ class BackpressureTest {
                  while ((r = RawHttp.readRequest(in)) != null) {
                      served.incrementAndGet(); // before answering, so the count is final once the client has all
                      int id = Integer.parseInt(r.target().substring(1));
-                     out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                     out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + size
+                             + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                      out.write(RawHttp.uniqueBody(id, size));
                      out.flush();
                  }
@@ -181,7 +185,8 @@ class BackpressureTest {
             long stalledAt = Stall.await(served::get, null);
             report("L7 " + mode + " " + pool + " slow client " + model + " (responses of 1 MiB)", stalledAt * size);
             assertTrue(stalledAt < requests, "the backend served every request although the client read nothing");
-            assertTrue(stalledAt * size <= BOUND, "the backend served " + stalledAt + " responses of 1 MiB while the client read nothing");
+            assertTrue(stalledAt * size <= BOUND,
+                    "the backend served " + stalledAt + " responses of 1 MiB while the client read nothing");
             for (int i = 0; i < requests; i++) {
                 Response r = c.read();
                 assertEquals(200, r.status(), r::toString);
@@ -208,7 +213,8 @@ class BackpressureTest {
                  OutputStream out = socket.getOutputStream();
                  Request r;
                  while ((r = RawHttp.readRequest(in)) != null) {
-                     out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + r.body().length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                     out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + r.body().length
+                             + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                      out.write(r.body());
                      out.flush();
                  }
@@ -224,7 +230,8 @@ class BackpressureTest {
             CompletableFuture<Void> sent = c.sendInBackground(all.toByteArray(), written);
             long stalledAt = Stall.await(written::get, sent);
             report("L7 " + mode + " " + pool + " slow backend " + model, stalledAt);
-            assertFalse(sent.isDone(), "the client wrote all " + requests + " requests although the backend read nothing");
+            assertFalse(sent.isDone(),
+                    "the client wrote all " + requests + " requests although the backend read nothing");
             assertTrue(stalledAt <= BOUND, "accepted " + stalledAt + " bytes while the backend read nothing");
             startReading.countDown();
             for (int i = 0; i < requests; i++) {

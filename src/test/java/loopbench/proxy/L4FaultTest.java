@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The L4 proxy's faults, for every thread model on every transport (and splicing, on epoll): a refusing backend closes the client
- * connection; either side closing closes the other, after every byte it had sent has been delivered.
+ * The L4 proxy's faults, for every thread model on every transport (and splicing, on epoll): a refusing backend closes
+ * the client connection; either side closing closes the other, after every byte it had sent has been delivered.
  */
 class L4FaultTest {
     static final int BIG = 4 * 1024 * 1024;
@@ -53,7 +53,8 @@ class L4FaultTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("configs")
-    void backendClosesAfterWritingClientGetsEveryByteThenEof(L4Mode mode, ThreadModel model, Transport transport) throws Exception {
+    void backendClosesAfterWritingClientGetsEveryByteThenEof(L4Mode mode, ThreadModel model,
+            Transport transport) throws Exception {
         byte[] small = RawHttp.ascii("hello, then goodbye");
         byte[] big = RawHttp.uniqueBody(42, BIG);
         try (TestBackend backend = TestBackend.start((socket, index) -> {

@@ -145,7 +145,8 @@ class L7ErrorTest {
 
     @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void backendClosesOrSendsGarbage502ThenRecovers(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+    void backendClosesOrSendsGarbage502ThenRecovers(L7Mode mode, BackendPool pool, ThreadModel model,
+            Transport transport)
             throws Exception {
         AtomicReference<Mode> fault = new AtomicReference<>(Mode.OK);
         try (TestBackend backend = scriptedBackend(fault);
@@ -210,7 +211,8 @@ class L7ErrorTest {
             byte[] over = RawHttp.uniqueBody(2, MAX_CONTENT + 1);
             byte[] chunked = RawHttp.concat(
                     RawHttp.ascii("POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
-                    RawHttp.ascii(Integer.toHexString(MAX_CONTENT) + "\r\n"), new byte[MAX_CONTENT], RawHttp.ascii("\r\n"),
+                    RawHttp.ascii(Integer.toHexString(MAX_CONTENT) + "\r\n"), new byte[MAX_CONTENT],
+                    RawHttp.ascii("\r\n"),
                     RawHttp.ascii("10\r\n"), new byte[16], RawHttp.ascii("\r\n0\r\n\r\n"));
             for (byte[] request : new byte[][] {RawHttp.post("/", over), chunked}) {
                 try (Conn c = RawHttp.open(proxy.port())) {
@@ -234,7 +236,8 @@ class L7ErrorTest {
 
     @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void pipelinedRequestsBeforeAnErrorAreAnsweredFirst(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+    void pipelinedRequestsBeforeAnErrorAreAnsweredFirst(L7Mode mode, BackendPool pool, ThreadModel model,
+            Transport transport)
             throws Exception {
         try (LoopbackServer proxy = proxy(mode, pool, model, transport, origin.port());
              Conn c = RawHttp.open(proxy.port())) {
@@ -256,7 +259,8 @@ class L7ErrorTest {
     /** The backend server goes away while the proxy holds a keep-alive connection to it, then comes back. */
     @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("configs")
-    void backendServerDies502ThenServesWhenItIsBack(L7Mode mode, BackendPool pool, ThreadModel model, Transport transport)
+    void backendServerDies502ThenServesWhenItIsBack(L7Mode mode, BackendPool pool, ThreadModel model,
+            Transport transport)
             throws Exception {
         LoopbackServer backend = Rig.origin(BODY);
         int port = backend.port();

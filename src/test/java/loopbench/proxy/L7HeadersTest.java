@@ -93,7 +93,8 @@ class L7HeadersTest {
             assertOk(c.exchange(RawHttp.get("/a")), "GET /a 0");
             assertOk(c.exchange(RawHttp.request("POST", "/b", new byte[3], "X-Forwarded-For: 10.1.2.3")), "POST /b 3");
             assertOk(c.exchange(RawHttp.request("GET", "/c", null, "X-Forwarded-For: 10.1.2.3, 10.4.5.6",
-                    "Connection: keep-alive, X-Hop", "X-Hop: secret", "Keep-Alive: timeout=5", "X-End: to-end")), "GET /c 0");
+                    "Connection: keep-alive, X-Hop", "X-Hop: secret", "Keep-Alive: timeout=5", "X-End: to-end")),
+                    "GET /c 0");
         }
         assertEquals(3, seen.size());
         String backendHost = "127.0.0.1:" + backend.port();
@@ -115,7 +116,8 @@ class L7HeadersTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
     void keepsBothSidesAlive(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
-        try (LoopbackServer proxy = proxy(mode, pool, model); Conn a = RawHttp.open(proxy.port()); Conn b = RawHttp.open(proxy.port())) {
+        try (LoopbackServer proxy = proxy(mode, pool, model); Conn a = RawHttp.open(proxy.port());
+             Conn b = RawHttp.open(proxy.port())) {
             for (int i = 0; i < 5; i++) {
                 assertOk(a.exchange(RawHttp.get("/a" + i)), "GET /a" + i + " 0");
                 assertOk(b.exchange(RawHttp.post("/b" + i, new byte[i])), "POST /b" + i + " " + i);
@@ -129,9 +131,11 @@ class L7HeadersTest {
         assertEquals(13, seen.size());
         if (pool == BackendPool.PER_CLIENT) {
             // Each client connection had exactly one backend connection, used for all of its requests.
-            long aConns = seen.stream().filter(s -> s.request().target().startsWith("/a") || s.request().target().startsWith("/p"))
+            long aConns = seen.stream().filter(s -> s.request().target().startsWith("/a")
+                    || s.request().target().startsWith("/p"))
                     .map(Seen::connection).distinct().count();
-            long bConns = seen.stream().filter(s -> s.request().target().startsWith("/b")).map(Seen::connection).distinct().count();
+            long bConns = seen.stream().filter(s -> s.request().target().startsWith("/b")).map(Seen::connection)
+                    .distinct().count();
             assertEquals(1, aConns, "backend connections for client a");
             assertEquals(1, bConns, "backend connections for client b");
             assertEquals(2, backend.accepted());
@@ -163,7 +167,8 @@ class L7HeadersTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void clientConnectionCloseClosesOnlyTheClientSide(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+    void clientConnectionCloseClosesOnlyTheClientSide(L7Mode mode, BackendPool pool,
+            ThreadModel model) throws Exception {
         try (LoopbackServer proxy = proxy(mode, pool, model)) {
             try (Conn c = RawHttp.open(proxy.port())) {
                 Response r = c.exchange(RawHttp.request("GET", "/bye", null, "Connection: close"));
@@ -193,7 +198,8 @@ class L7HeadersTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void backendClosingAfterAResponseIsReconnectedTransparently(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+    void backendClosingAfterAResponseIsReconnectedTransparently(L7Mode mode, BackendPool pool,
+            ThreadModel model) throws Exception {
         try (LoopbackServer proxy = proxy(mode, pool, model); Conn c = RawHttp.open(proxy.port())) {
             Response r = c.exchange(RawHttp.get("/backend-closes"));
             assertOk(r, "GET /backend-closes 0");
@@ -228,7 +234,8 @@ class L7HeadersTest {
      */
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("modesAndModels")
-    void backendResponseFramingIsNormalisedAndOversizedIs502(L7Mode mode, BackendPool pool, ThreadModel model) throws Exception {
+    void backendResponseFramingIsNormalisedAndOversizedIs502(L7Mode mode, BackendPool pool,
+            ThreadModel model) throws Exception {
         byte[] body = RawHttp.uniqueBody(11, 60_000); // under the 64 KiB limit below
         try (TestBackend framing = TestBackend.start((socket, index) -> {
                  OutputStream out = socket.getOutputStream();

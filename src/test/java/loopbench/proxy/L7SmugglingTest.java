@@ -72,7 +72,8 @@ class L7SmugglingTest {
                         + "\r\n\r\n" + HIDDEN, Outcome.REFUSED, null),
                 new Case("Content-Length list", HEAD + "Content-Length: 0, " + HIDDEN.length() + "\r\n\r\n" + HIDDEN,
                         Outcome.REFUSED, null),
-                new Case("Content-Length with a sign", HEAD + "Content-Length: +" + HIDDEN.length() + "\r\n\r\n" + HIDDEN,
+                new Case("Content-Length with a sign",
+                        HEAD + "Content-Length: +" + HIDDEN.length() + "\r\n\r\n" + HIDDEN,
                         Outcome.REFUSED, null),
                 // Unknown and obfuscated Transfer-Encodings.
                 new Case("TE xchunked", HEAD + "Transfer-Encoding: xchunked\r\n\r\n" + HIDDEN, Outcome.REFUSED, null),
@@ -104,11 +105,13 @@ class L7SmugglingTest {
                 new Case("TE folded into another field", HEAD + "X-Note: a\r\n Transfer-Encoding: chunked\r\n"
                         + "Content-Length: " + HIDDEN.length() + "\r\n\r\n" + HIDDEN, Outcome.FORWARDED, "/a"),
                 // Bad chunk sizes and chunk framing.
-                new Case("negative chunk size", HEAD + "Transfer-Encoding: chunked\r\n\r\n-1\r\n" + HIDDEN + "\r\n0\r\n\r\n",
+                new Case("negative chunk size",
+                        HEAD + "Transfer-Encoding: chunked\r\n\r\n-1\r\n" + HIDDEN + "\r\n0\r\n\r\n",
                         Outcome.REFUSED, null),
                 new Case("chunk size with a sign", HEAD + "Transfer-Encoding: chunked\r\n\r\n+" + hiddenAsChunk,
                         Outcome.REFUSED, null),
-                new Case("chunk size 0x", HEAD + "Transfer-Encoding: chunked\r\n\r\n0x" + hiddenAsChunk, Outcome.REFUSED, null),
+                new Case("chunk size 0x", HEAD + "Transfer-Encoding: chunked\r\n\r\n0x" + hiddenAsChunk,
+                        Outcome.REFUSED, null),
                 new Case("chunk size overflow", HEAD + "Transfer-Encoding: chunked\r\n\r\n1000000000000000"
                         + hiddenAsChunk, Outcome.REFUSED, null),
                 new Case("chunk size with inner space", HEAD + "Transfer-Encoding: chunked\r\n\r\n2 5\r\n" + HIDDEN
@@ -117,7 +120,8 @@ class L7SmugglingTest {
                         Outcome.REFUSED, null),
                 new Case("chunk data longer than its size", HEAD + "Transfer-Encoding: chunked\r\n\r\n1\r\nAB\r\n"
                         + chunkedHidden, Outcome.REFUSED, null),
-                new Case("bare LF after chunk data", HEAD + "Transfer-Encoding: chunked\r\n\r\n1\r\nA\n" + chunkedHidden,
+                new Case("bare LF after chunk data",
+                        HEAD + "Transfer-Encoding: chunked\r\n\r\n1\r\nA\n" + chunkedHidden,
                         Outcome.REFUSED, null),
                 new Case("bare LF after chunk size", HEAD + "Transfer-Encoding: chunked\r\n\r\n"
                         + hex(HIDDEN.length()) + "\n" + HIDDEN + "\r\n0\r\n\r\n", Outcome.REFUSED, null),
@@ -133,7 +137,8 @@ class L7SmugglingTest {
                 // Control: a well-formed chunked request carrying the hidden request as plain data.
                 new Case("well-formed chunked", HEAD + "Transfer-Encoding: chunked\r\n\r\n" + hiddenAsChunk,
                         Outcome.FORWARDED, "/a"),
-                new Case("well-formed Content-Length", HEAD + "Content-Length: " + HIDDEN.length() + "\r\n\r\n" + HIDDEN,
+                new Case("well-formed Content-Length",
+                        HEAD + "Content-Length: " + HIDDEN.length() + "\r\n\r\n" + HIDDEN,
                         Outcome.FORWARDED, "/a"));
     }
 
@@ -142,7 +147,8 @@ class L7SmugglingTest {
     }
 
     private static LoopbackServer proxy(L7Mode mode, BackendPool pool, RecordingBackend backend) {
-        return ProxyServer.start(Rig.options(), ProxyConfig.of(Layer.L7, backend.address(), ThreadModel.REUSE_SERVER_THREAD)
+        return ProxyServer.start(Rig.options(),
+                ProxyConfig.of(Layer.L7, backend.address(), ThreadModel.REUSE_SERVER_THREAD)
                 .withL7Mode(mode).withBackendPool(pool));
     }
 
@@ -178,7 +184,8 @@ class L7SmugglingTest {
             List<String> targets = seen.stream().map(StrictHttp.Request::target).collect(Collectors.toList());
             assertFalse(targets.contains("/smuggled"), c + ": the backend got the hidden request: " + targets);
             long completeA = seen.stream().filter(s -> s.complete() && s.target().equals("/a")).count();
-            assertEquals(c.outcome() == Outcome.FORWARDED ? 1 : 0, completeA, c + ": complete /a at the backend: " + targets);
+            assertEquals(c.outcome() == Outcome.FORWARDED ? 1 : 0, completeA,
+                    c + ": complete /a at the backend: " + targets);
         }
     }
 
@@ -186,7 +193,8 @@ class L7SmugglingTest {
     @ParameterizedTest
     @EnumSource(L7Mode.class)
     void wellFormedChunkedBodyArrivesIntact(L7Mode mode) throws Exception {
-        try (RecordingBackend backend = RecordingBackend.start(); LoopbackServer proxy = proxy(mode, BackendPool.PER_CLIENT, backend);
+        try (RecordingBackend backend = RecordingBackend.start();
+             LoopbackServer proxy = proxy(mode, BackendPool.PER_CLIENT, backend);
              Conn conn = RawHttp.open(proxy.port())) {
             String body = "hello, " + HIDDEN;
             conn.send((HEAD + "Transfer-Encoding: chunked\r\n\r\n7\r\nhello, \r\n" + hex(HIDDEN.length()) + "\r\n"

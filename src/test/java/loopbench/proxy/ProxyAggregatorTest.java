@@ -141,7 +141,8 @@ class ProxyAggregatorTest {
         small.finishAndReleaseAll();
         // No Content-Length, one chunk over the limit: the one piece is too big, the aggregator refuses it.
         EmbeddedChannel chunked = new EmbeddedChannel(new HttpRequestDecoder(), new RequestAggregator(4));
-        chunked.writeInbound(ascii("POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"));
+        chunked.writeInbound(ascii("POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: "
+                + "chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"));
         assertInstanceOf(OversizedRequest.class, chunked.readInbound());
         chunked.finishAndReleaseAll();
         assertFalse(ch.finish());

@@ -110,7 +110,8 @@ class ProxyMatrixTest {
     @EnumSource(Allocator.class)
     void bytesArriveIntactWhenSplicing(Allocator allocator) throws Exception {
         try (LoopbackServer proxy = ProxyServer.start(Rig.options(Transport.EPOLL, allocator),
-                ProxyConfig.of(Layer.L4, origin.address(), ThreadModel.REUSE_SERVER_THREAD).withL4Mode(L4Mode.SPLICE))) {
+                ProxyConfig.of(Layer.L4, origin.address(), ThreadModel.REUSE_SERVER_THREAD)
+                        .withL4Mode(L4Mode.SPLICE))) {
             sequential(proxy.port());
             pipelined(proxy.port());
             concurrent(proxy.port());
@@ -127,7 +128,8 @@ class ProxyMatrixTest {
     @MethodSource("pooledConfigs")
     void bytesArriveIntactThroughAPerLoopPool(L7Mode mode, ThreadModel model, Transport transport) throws Exception {
         try (LoopbackServer proxy = ProxyServer.start(Rig.options(transport, Allocator.ADAPTIVE),
-                ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode).withBackendPool(BackendPool.PER_LOOP))) {
+                ProxyConfig.of(Layer.L7, origin.address(), model).withL7Mode(mode)
+                        .withBackendPool(BackendPool.PER_LOOP))) {
             sequential(proxy.port());
             pipelined(proxy.port());
             concurrent(proxy.port());

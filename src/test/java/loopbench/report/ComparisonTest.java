@@ -31,8 +31,10 @@ class ComparisonTest {
     @Test
     void identicalDistributionsPass() {
         Random random = new Random(10);
-        List<JmhResult> base = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01), constant(6, 1488)));
-        List<JmhResult> cand = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01), constant(6, 1488)));
+        List<JmhResult> base = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01),
+                constant(6, 1488)));
+        List<JmhResult> cand = results(JmhJson.result("Foo.run", "thrpt", "", noisy(random, 6, 100, 0.01),
+                constant(6, 1488)));
         List<Comparison.Row> rows = Comparison.compareFiles(base, cand, SCORE_AND_BYTES, THRESHOLDS);
         assertEquals(2, rows.size());
         assertEquals(Comparison.Status.PASS, row(rows, JmhResult.PRIMARY).status());
@@ -79,8 +81,10 @@ class ComparisonTest {
     @Test
     void allocationFreeCodeIsNotJudgedOnNoise() {
         // 0.001 vs 0.003 B/op is JMH's accounting noise, not a tripling; both count as the 1 B floor.
-        List<JmhResult> base = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10), new double[] {0.001, 0.002, 0.001, 0.001}));
-        List<JmhResult> cand = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10), new double[] {0.003, 0.003, 0.002, 0.004}));
+        List<JmhResult> base = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10),
+                new double[] {0.001, 0.002, 0.001, 0.001}));
+        List<JmhResult> cand = results(JmhJson.result("Foo.run", "avgt", "", constant(4, 10),
+                new double[] {0.003, 0.003, 0.002, 0.004}));
         Comparison.Row alloc = row(Comparison.compareFiles(base, cand, SCORE_AND_BYTES, THRESHOLDS), Comparison.ALLOC);
         assertEquals(Comparison.Status.PASS, alloc.status());
         // ... while starting to allocate for real is a regression.
@@ -128,7 +132,8 @@ class ComparisonTest {
         Map<String, List<JmhResult>> side = Comparison.byKey(results(
                 JmhJson.withSecondaries("Proxy.run", "thrpt", "", constant(3, 100), Map.of(proxyCpu, constant(3, 40),
                         originCpu, constant(3, 20))),
-                JmhJson.withSecondaries("Direct.run", "thrpt", "", constant(3, 100), Map.of(originCpu, constant(3, 20))),
+                JmhJson.withSecondaries("Direct.run", "thrpt", "", constant(3, 100),
+                        Map.of(originCpu, constant(3, 20))),
                 JmhJson.withSecondaries("InProcess.run", "avgt", "", constant(3, 100), Map.of(Comparison.CPU_PER_OP,
                         constant(3, 900)))));
         List<String> judged = Comparison.entries(side, side, Comparison.DEFAULT_METRICS).stream()

@@ -47,11 +47,15 @@ class ResultTableTest {
 
     @Test
     void eventCountersAreShownPerRequest() throws Exception {
-        JsonArray results = ResultTable.read(Paths.get(ResultTableTest.class.getResource("pipeline-cost-result.json").toURI()));
+        JsonArray results = ResultTable.read(
+                Paths.get(ResultTableTest.class.getResource("pipeline-cost-result.json").toURI()));
         String md = ResultTable.render(results);
-        assertTrue(md.contains("clientBytesIn (per request) | clientBytesOut (per request) | alloc (B/op) | requests (total) |"), md);
+        assertTrue(md.contains("clientBytesIn (per request) | clientBytesOut (per request) | alloc (B/op) | "
+                + "requests (total) |"), md);
         // C000-8 in numbers: the L7 proxy sends its backend 87 bytes for the client's 40-byte GET; L4 forwards 40.
-        assertTrue(md.contains("| exchange | 0 | 4 | GET | avgt | 3 | 5,820 ± 1,107 | ns/op | 78.0 | 40.0 | 40.0 | 78.0 |"), md);
-        assertTrue(md.contains("| exchange | 0 | 7 | GET | avgt | 3 | 14,776 ± 12,732 | ns/op | 78.0 | 87.0 | 40.0 | 78.0 |"), md);
+        assertTrue(md.contains("| exchange | 0 | 4 | GET | avgt | 3 | 5,820 ± 1,107 | ns/op | 78.0 | 40.0 | "
+                + "40.0 | 78.0 |"), md);
+        assertTrue(md.contains("| exchange | 0 | 7 | GET | avgt | 3 | 14,776 ± 12,732 | ns/op | 78.0 | 87.0 | "
+                + "40.0 | 78.0 |"), md);
     }
 }

@@ -60,14 +60,18 @@ class ServerLifecycleTest {
 
     static Stream<Arguments> kinds() {
         List<Kind> kinds = new ArrayList<>();
-        kinds.add(new Kind("origin", "origin", t -> OriginServer.start(Rig.options(t, Allocator.POOLED), OriginConfig.of(100)), true));
-        for (WorkStrategy s : new WorkStrategy[] {WorkStrategy.PIPELINE_EXECUTOR, WorkStrategy.OFFLOAD_EXECUTOR, WorkStrategy.TIMER}) {
+        kinds.add(new Kind("origin", "origin",
+                t -> OriginServer.start(Rig.options(t, Allocator.POOLED), OriginConfig.of(100)), true));
+        for (WorkStrategy s : new WorkStrategy[] {WorkStrategy.PIPELINE_EXECUTOR, WorkStrategy.OFFLOAD_EXECUTOR,
+                WorkStrategy.TIMER}) {
             kinds.add(new Kind("origin " + s.cliName(), "origin",
-                    t -> OriginServer.start(Rig.options(t, Allocator.POOLED), OriginConfig.of(100).withWork(1, s)), true));
+                    t -> OriginServer.start(Rig.options(t, Allocator.POOLED), OriginConfig.of(100).withWork(1, s)),
+                    true));
         }
         for (EchoExecutor e : EchoExecutor.values()) {
             kinds.add(new Kind("echo executor=" + e.cliName(), "echo",
-                    t -> EchoServer.start(Rig.options(t, Allocator.POOLED), new EchoConfig(RecvAllocator.ADAPTIVE, e, 2)), false));
+                    t -> EchoServer.start(Rig.options(t, Allocator.POOLED),
+                            new EchoConfig(RecvAllocator.ADAPTIVE, e, 2)), false));
         }
         List<Arguments> all = new ArrayList<>();
         for (Transport t : Transport.values()) {

@@ -120,7 +120,8 @@ class VerdictsTest {
         }
         List<Verdicts.Judgement> judged = Verdicts.judge(changes);
         for (int b = 0; b < 20; b++) {
-            assertEquals(b == 7 ? Verdicts.Verdict.REGRESSION : Verdicts.Verdict.PASS, judged.get(b).verdict(), "benchmark " + b);
+            assertEquals(b == 7 ? Verdicts.Verdict.REGRESSION : Verdicts.Verdict.PASS, judged.get(b).verdict(),
+                    "benchmark " + b);
         }
         assertTrue(judged.get(7).pWorseHolm() >= judged.get(7).pWorse(), "Holm only raises p-values");
     }

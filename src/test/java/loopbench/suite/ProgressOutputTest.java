@@ -32,7 +32,8 @@ class ProgressOutputTest {
 
     private static BenchmarkParams params(int forks, int measurements) {
         IterationParams warmup = new IterationParams(IterationType.WARMUP, 1, TimeValue.seconds(1), 1);
-        IterationParams measurement = new IterationParams(IterationType.MEASUREMENT, measurements, TimeValue.seconds(1), 1);
+        IterationParams measurement = new IterationParams(IterationType.MEASUREMENT, measurements, TimeValue.seconds(1),
+                1);
         WorkloadParams p = new WorkloadParams();
         p.put("size", "64", 0);
         return new BenchmarkParams("loopbench.bench.X.m", "gen", false, 1, new int[] {1}, List.of(), forks, 0, warmup,
@@ -44,7 +45,8 @@ class ProgressOutputTest {
     private static BenchmarkResult merged(BenchmarkParams params, double... nanos) {
         List<IterationResult> its = new ArrayList<>();
         for (double v : nanos) {
-            IterationResult it = new IterationResult(params, params.getMeasurement(), new IterationResultMetaData(1000, 1000));
+            IterationResult it = new IterationResult(params, params.getMeasurement(),
+                    new IterationResultMetaData(1000, 1000));
             it.addResult(new AverageTimeResult(ResultRole.PRIMARY, "m", 1000, (long) (v * 1000), TimeUnit.NANOSECONDS));
             its.add(it);
         }

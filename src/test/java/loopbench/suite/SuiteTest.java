@@ -50,7 +50,8 @@ class SuiteTest {
     @Test
     void endToEndForksAreToldWhereTheirSideFilesGo() throws Exception {
         Options o = Suite.options(new CommandLineOptions("Foo"), 17, Paths.get("/tmp/out/e2e"), "run-1");
-        assertTrue(o.getJvmArgsPrepend().get().contains("-Dloopbench.e2e.dir=/tmp/out/e2e"), o.getJvmArgsPrepend().get().toString());
+        assertTrue(o.getJvmArgsPrepend().get().contains("-Dloopbench.e2e.dir=/tmp/out/e2e"),
+                o.getJvmArgsPrepend().get().toString());
     }
 
     private static String dryRun(Path dir, String... extra) throws Exception {
@@ -60,7 +61,8 @@ class SuiteTest {
         int code;
         try {
             System.setOut(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
-            List<String> args = new ArrayList<>(List.of("--profile", p.toString(), "--out", dir.resolve("out").toString(), "--dry-run"));
+            List<String> args = new ArrayList<>(List.of("--profile", p.toString(), "--out",
+                    dir.resolve("out").toString(), "--dry-run"));
             args.addAll(List.of(extra));
             code = new picocli.CommandLine(new Suite()).execute(args.toArray(new String[0]));
         } finally {

@@ -33,7 +33,8 @@ public final class CliProcess implements AutoCloseable {
         process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         process.getOutputStream().close();
         outReader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     synchronized (allLines) {

@@ -30,17 +30,20 @@ public final class CountingHttpServer implements AutoCloseable {
 
     private CountingHttpServer(int bodySize, HttpResponseStatus status, long stallAfter, long stallMillis) {
         byte[] body = new byte[bodySize];
-        server = LoopbackServer.start("test-http", Rig.options().withIoThreads(1), context -> new ChannelInitializer<Channel>() {
+        server = LoopbackServer.start("test-http", Rig.options().withIoThreads(1),
+                context -> new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 24),
                         new SimpleChannelInboundHandler<FullHttpRequest>() {
                             @Override
-                            protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) throws Exception {
+                            protected void channelRead0(ChannelHandlerContext ctx,
+                                    FullHttpRequest req) throws Exception {
                                 long n = served.incrementAndGet();
                                 postBodyBytes.addAndGet(req.content().readableBytes());
                                 FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                                        req.content().isReadable() ? req.content().retain() : Unpooled.wrappedBuffer(body));
+                                        req.content().isReadable() ? req.content().retain()
+                                                : Unpooled.wrappedBuffer(body));
                                 r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, r.content().readableBytes());
                                 ctx.writeAndFlush(r);
                                 if (n == stallAfter) {

@@ -269,7 +269,8 @@ public final class RawHttp {
                 if (line.size() == 0) {
                     return null;
                 }
-                throw new EOFException("connection closed inside a line: '" + line.toString(StandardCharsets.ISO_8859_1) + "'");
+                throw new EOFException("connection closed inside a line: '"
+                        + line.toString(StandardCharsets.ISO_8859_1) + "'");
             }
             if (c == '\n') {
                 byte[] b = line.toByteArray();

@@ -48,13 +48,15 @@ class PlacementTest {
             "proxy=1//client=0", "PINNED"})
     void aBadPlacementNamesItselfAndTheValidForms(String bad) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Placement.parse(bad));
-        assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains(Placement.FORMS), e.getMessage());
+        assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains(Placement.FORMS),
+                e.getMessage());
     }
 
     @Test
     void pinnedOnTwoCpusPutsTheProxyAloneOnCpu1() {
         CpuPlan plan = Placement.parse("pinned").resolve(Role.PROXY, PROXY_RUN, CpuSet.parse("0-1"));
-        assertEquals(Map.of(Role.PROXY, CpuSet.of(1), Role.CLIENT, CpuSet.of(0), Role.ORIGIN, CpuSet.of(0)), plan.cpus());
+        assertEquals(Map.of(Role.PROXY, CpuSet.of(1), Role.CLIENT, CpuSet.of(0), Role.ORIGIN, CpuSet.of(0)),
+                plan.cpus());
         assertNull(plan.note());
         assertEquals("placement pinned: client=0 proxy=1 origin=0 (this process may use CPUs 0-1)", plan.describe());
     }
@@ -117,7 +119,8 @@ class PlacementTest {
 
     @Test
     void aHostRunsItsCommandInItsNamespaceOnItsCpus() {
-        assertEquals(java.util.List.of("java", "-version"), Host.ANYWHERE.launch(java.util.List.of("java", "-version")));
+        assertEquals(java.util.List.of("java", "-version"),
+                Host.ANYWHERE.launch(java.util.List.of("java", "-version")));
         assertEquals(java.util.List.of("taskset", "-c", "0,2", "java"),
                 new Host(null, CpuSet.parse("0+2")).launch(java.util.List.of("java")));
         assertEquals(java.util.List.of("ip", "netns", "exec", "ns1", "taskset", "-c", "1", "java"),
