@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 
 /**
  * CPU time and context switches of a process, read from Linux's /proc. This machine has no hardware
@@ -95,21 +96,14 @@ public final class ProcStat {
      */
     public static Snapshot ofTree(long pid) {
         long nanoTime = System.nanoTime();
-        long cpu = 0;
+        long[] cpu = new long[1];
         Map<Long, long[]> switches = new HashMap<>();
-        for (long p : treePids(pid)) {
+        forEachInTree(pid, p -> {
             Path proc = Paths.get("/proc", Long.toString(p));
-            try {
-                cpu += cpuNanosFromStat(proc.resolve("stat"));
-                switches.putAll(contextSwitches(proc.resolve("task")));
-            } catch (IllegalStateException e) {
-                if (p == pid || Files.exists(proc)) {
-                    throw e;
-                }
-                // a descendant that exited while it was read
-            }
-        }
-        return new Snapshot(cpu, switches, nanoTime);
+            cpu[0] += cpuNanosFromStat(proc.resolve("stat"));
+            switches.putAll(contextSwitches(proc.resolve("task")));
+        });
+        return new Snapshot(cpu[0], switches, nanoTime);
     }
 
     /**
@@ -117,13 +111,20 @@ public final class ProcStat {
      * {@link #ofTree} and {@link #cpuSplit}).
      */
     public static CpuSplit cpuSplitOfTree(long pid) {
-        long user = 0;
-        long system = 0;
+        long[] userAndSystem = new long[2];
+        forEachInTree(pid, p -> {
+            CpuSplit s = cpuSplit(p);
+            userAndSystem[0] += s.userNanos();
+            userAndSystem[1] += s.systemNanos();
+        });
+        return new CpuSplit(userAndSystem[0], userAndSystem[1]);
+    }
+
+    /** Reads {@code pid} and each of its descendants; one that exits while it is read is left out. */
+    private static void forEachInTree(long pid, LongConsumer read) {
         for (long p : treePids(pid)) {
             try {
-                CpuSplit s = cpuSplit(p);
-                user += s.userNanos();
-                system += s.systemNanos();
+                read.accept(p);
             } catch (IllegalStateException e) {
                 if (p == pid || Files.exists(Paths.get("/proc", Long.toString(p)))) {
                     throw e;
@@ -131,7 +132,6 @@ public final class ProcStat {
                 // a descendant that exited while it was read
             }
         }
-        return new CpuSplit(user, system);
     }
 
     /** The I/O counters of a process and its descendants, summed (see {@link #ofTree}). */
