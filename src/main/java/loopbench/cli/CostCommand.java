@@ -82,7 +82,14 @@ final class CostCommand implements Callable<Integer> {
                 // the hook runs (or ran) anyway
             }
         }
-        TreeCost cost = TreeCost.between(before, TreeCost.read(pid));
+        TreeCost.Reading after;
+        try {
+            after = TreeCost.read(pid);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("process " + pid + " ended while " + command.get(0) + " ran ("
+                    + e.getMessage() + "): no figures", e);
+        }
+        TreeCost cost = TreeCost.between(before, after);
         if (exit != 0) {
             System.err.println("cost: " + command.get(0) + " exited " + exit + "; no figures");
             return exit;
