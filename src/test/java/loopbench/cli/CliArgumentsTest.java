@@ -74,7 +74,7 @@ class CliArgumentsTest {
                 Arguments.of("netns", new String[] {"--hosts", "--link", "1gbit", "netem", "--remove-stale",
                         "198.18.0.0/15", "CAP_NET_ADMIN"}),
                 Arguments.of("cost", new String[] {"--pid", "--requests-from", "--out", "COMMAND", "descending",
-                        "loopbench.metrics.ProcStat", "cpuMicrosPerRequest"}));
+                        "ProcStat", "cpuMicrosPerRequest"}));
     }
 
     @ParameterizedTest(name = "{0} --help")
