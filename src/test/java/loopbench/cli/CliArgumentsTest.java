@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * signal; those are in {@link CliServerProcessTest}.)
  */
 class CliArgumentsTest {
+    private static final String SELF = Long.toString(ProcessHandle.current().pid());
 
     record Result(int exitCode, String out, String err) {
         @Override
@@ -208,7 +209,17 @@ class CliArgumentsTest {
                 Arguments.of(new String[] {"netns", "--hosts", "client"},
                         new String[] {"the client's host is this namespace", "proxy, origin, echo"}),
                 Arguments.of(new String[] {"origin", "--bogus"}, new String[] {"--bogus"}),
-                Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}));
+                Arguments.of(new String[] {"nope"}, new String[] {"'nope'"}),
+                Arguments.of(new String[] {"cost", "--pid", "999999999", "--", "true"},
+                        new String[] {"--pid 999999999: no such process"}),
+                Arguments.of(new String[] {"cost", "--pid", SELF, "--requests-from", "(", "--", "true"},
+                        new String[] {"--requests-from '(' is not a regular expression"}),
+                Arguments.of(new String[] {"cost", "--pid", SELF, "--requests-from", "requests", "--", "true"},
+                        new String[] {"--requests-from 'requests' has no group"}),
+                Arguments.of(new String[] {"cost", "--pid", "x", "--", "true"}, new String[] {"'x'"}),
+                Arguments.of(new String[] {"cost", "--", "true"}, new String[] {"--pid"}),
+                Arguments.of(new String[] {"cost", "--pid", SELF}, new String[] {"COMMAND"}),
+                Arguments.of(new String[] {"cost", "--pid", SELF, "wrk", "-t1"}, new String[] {"-t1"}));
     }
 
     /** The proxy's timeouts default to nginx's, as ProxyTimeouts.DEFAULTS says; each can be set or turned off. */
