@@ -76,7 +76,8 @@ public record ClaimResult(Claim claim, Verdict verdict, String reason, List<Chec
                 // outside at its own 95%, not after Holm's correction over the claim's decisive checks
                 open.add(r.check().label() + ": " + r.effect() + " lies outside "
                         + r.check().region().describe(Format::ratio) + " at its own 95% level, not after Holm's "
-                        + "correction over " + decisive.size() + " checks (adjusted p = " + Format.p(adjusted[i]) + ")");
+                        + "correction over " + decisive.size() + " checks (adjusted p = " + Format.p(adjusted[i])
+                        + ")");
             } else if (r.status() != Verdict.CONFIRMED) {
                 String boundaries = String.join(" or ", r.check().region().boundaries().stream()
                         .map(Format::ratio).toList());
