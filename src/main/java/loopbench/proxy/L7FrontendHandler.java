@@ -121,7 +121,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         // Added on the channel's loop: the pool of the calling thread is the channel's.
         KeepAlivePool pool = pools == null ? null : pools.of(ctx.channel().eventLoop());
         backend = new BackendLink(this, config, connector, pool);
-        exchange = new Exchange(true);
+        exchange = new Exchange();
     }
 
     @Override
@@ -603,7 +603,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void maybeFinishExchange() {
         if (exchange.done()) {
-            exchange = new Exchange(false);
+            exchange.next();
             drain();
             backend.flush(); // a pipelined request taken here has no client read batch to be flushed with
         }

@@ -42,7 +42,7 @@ final class L7Timeouts implements Watchdog.Watched {
     private final long backendNanos;
 
     private Wait wait = Wait.NONE;
-    private Exchange seenExchange;
+    private long seenExchange = -1;
     private Wait seenWait;
     private Object seenBackend;
     private long seenCount;
@@ -68,7 +68,7 @@ final class L7Timeouts implements Watchdog.Watched {
                 if (e.response() != Exchange.Response.NONE) {
                     return Wait.NONE; // answered (a 408): closing
                 }
-                if (e.first) {
+                if (e.first()) {
                     return Wait.HEAD; // a new connection waits for its first head from its start on, as in nginx
                 }
                 // Kept alive from the moment the last response has gone out, not merely been queued.
@@ -107,9 +107,9 @@ final class L7Timeouts implements Watchdog.Watched {
             pending = backend.pendingWriteBytes();
         }
         Object connection = backend.connection();
-        boolean moved = e != seenExchange || wait != seenWait || connection != seenBackend || count != seenCount
-                || pending != seenPending;
-        seenExchange = e;
+        boolean moved = e.serial() != seenExchange || wait != seenWait || connection != seenBackend
+                || count != seenCount || pending != seenPending;
+        seenExchange = e.serial();
         seenWait = wait;
         seenBackend = connection;
         seenCount = count;

@@ -2,11 +2,14 @@ package loopbench.proxy;
 
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import loopbench.proxy.Exchange.Request;
 import loopbench.proxy.Exchange.Response;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -42,7 +45,7 @@ class ExchangeTest {
     @Test
     void theCommonPathsAreLegal() {
         // A GET, aggregated: head and body in one, sent at once, answered whole, written.
-        Exchange get = new Exchange(true);
+        Exchange get = new Exchange();
         get.request(Request.READ);
         get.response(Response.AWAITING);
         assertTrue(get.awaitingBackend());
@@ -51,7 +54,7 @@ class ExchangeTest {
         assertTrue(get.done());
 
         // A streamed POST on a new connection, whose response is relayed in pieces into a full client channel.
-        Exchange post = new Exchange(false);
+        Exchange post = later();
         post.request(Request.READING_HEAD);
         post.request(Request.BODY);
         post.response(Response.CONNECTING);
@@ -70,7 +73,7 @@ class ExchangeTest {
         assertTrue(post.done());
 
         // An error answer while the body still comes: the rest of the body is discarded.
-        Exchange refused = new Exchange(false);
+        Exchange refused = later();
         refused.request(Request.BODY);
         refused.response(Response.WRITING);
         refused.request(Request.DISCARDING);
@@ -131,7 +134,7 @@ class ExchangeTest {
 
     @Test
     void aNewExchangeAwaitsItsHead() {
-        Exchange e = new Exchange(true);
+        Exchange e = new Exchange();
         assertTrue(e.awaitsHead());
         e.request(Request.READING_HEAD);
         assertTrue(e.awaitsHead());
@@ -140,9 +143,63 @@ class ExchangeTest {
         assertFalse(e.takesBody());
     }
 
+    @Test
+    void nextSetsEveryFieldAsANewExchangeHasIt() throws ReflectiveOperationException {
+        Exchange used = exchangeAt(Request.READ, Response.DONE);
+        // Every field to a value a new exchange does not have: a field that next() forgets fails here.
+        for (Field f : Exchange.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) || f.getName().equals("serial")
+                    || f.getName().equals("request") || f.getName().equals("response")) {
+                continue;
+            }
+            f.setAccessible(true);
+            Class<?> t = f.getType();
+            if (t == boolean.class) {
+                f.setBoolean(used, !f.getBoolean(used));
+            } else if (t == long.class) {
+                f.setLong(used, 12_345);
+            } else if (t == HttpVersion.class) {
+                f.set(used, HttpVersion.HTTP_1_0);
+            } else if (HttpRequest.class.isAssignableFrom(t)) {
+                f.set(used, new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/"));
+            } else {
+                throw new AssertionError("no differing value for " + f + ": add one to this test");
+            }
+        }
+        long serial = used.serial();
+        used.next();
+        Exchange fresh = new Exchange();
+        for (Field f : Exchange.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) || f.getName().equals("serial")) {
+                continue;
+            }
+            f.setAccessible(true);
+            assertEquals(f.get(fresh), f.get(used), "field " + f.getName() + " after next()");
+        }
+        assertEquals(serial + 1, used.serial());
+        assertFalse(used.first());
+        assertTrue(fresh.first());
+    }
+
+    @Test
+    void nextOnlyOnceDone() {
+        Exchange e = exchangeAt(Request.READ, Response.WRITING);
+        assertThrows(IllegalStateException.class, e::next);
+    }
+
+    /** A connection's second exchange. */
+    private static Exchange later() {
+        Exchange e = exchangeAt(new Exchange(), Request.READ, Response.DONE);
+        e.next();
+        return e;
+    }
+
     /** An exchange brought to the given phases along legal steps. */
     private static Exchange exchangeAt(Request request, Response response) {
-        Exchange e = new Exchange(false);
+        return exchangeAt(later(), request, response);
+    }
+
+    private static Exchange exchangeAt(Exchange e, Request request, Response response) {
         List<Request> requestPath = List.of(Request.IDLE, Request.READING_HEAD, Request.BODY, Request.DISCARDING,
                 Request.READ);
         for (Request r : requestPath.subList(1, requestPath.indexOf(request) + 1)) {
