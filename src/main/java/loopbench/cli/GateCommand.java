@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false,
@@ -104,6 +105,12 @@ final class GateCommand implements Callable<Integer> {
             + "verdict), when that is intended. Without it such a gate is INCOMPLETE: exit 2.")
     boolean allowPartial;
 
+    @Option(names = "--new-param", paramLabel = "NAME=VALUE", description = "A benchmark parameter one jar has and "
+            + "the other lacks (added or removed since), with the value that does what the jar without it does: forks "
+            + "run with NAME=VALUE are compared with the other jar's forks of the same benchmark without NAME. "
+            + "Repeatable. Without it their rows are in one jar only (INCOMPLETE).")
+    List<String> newParams;
+
     @Option(names = "--dry-run", description = "Print the schedule (which line and side runs when), then exit.")
     boolean dryRun;
 
@@ -111,7 +118,8 @@ final class GateCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         GateSettings settings = Cli.validated(() -> GateSettings.of(new GateSettings.Raw(baseline, candidate, profile,
                 rounds, baselineJvm, candidateJvm, baselineJvmArgs, candidateJvmArgs, baselineUnsafe, candidateUnsafe,
-                threshold, allocThreshold, out, summary, json, seed, ignoreLock, allowPartial)));
+                threshold, allocThreshold, out, summary, json, seed, ignoreLock, allowPartial),
+                GateSettings.newParams(newParams)));
         if (dryRun) {
             System.out.print(Gate.describeSchedule(settings));
             return 0;

@@ -192,10 +192,10 @@ public final class Gate {
             }
             for (int index : round.groupOrder()) {
                 if (!droppedLines.contains(index)) {
-                    roundBaseline.get(index).forEach(r -> baseline.computeIfAbsent(r.key(), k -> new ArrayList<>())
-                            .add(r));
-                    roundCandidate.get(index).forEach(r -> candidate.computeIfAbsent(r.key(), k -> new ArrayList<>())
-                            .add(r));
+                    roundBaseline.get(index).forEach(r -> baseline.computeIfAbsent(settings.keyOf(r),
+                            k -> new ArrayList<>()).add(r));
+                    roundCandidate.get(index).forEach(r -> candidate.computeIfAbsent(settings.keyOf(r),
+                            k -> new ArrayList<>()).add(r));
                 }
             }
             roundBaseline.clear();

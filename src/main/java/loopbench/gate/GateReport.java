@@ -32,6 +32,9 @@ final class GateReport {
                 roundsDone, s.rounds(), s.seed(), RoundsEngine.duration(seconds)));
         s.skipped().forEach(k -> sb.append("- skipped: ").append(k).append('\n'));
         dropped.forEach(k -> sb.append("- left out: ").append(k).append('\n'));
+        s.newParams().forEach((name, value) -> sb.append("- compared across a new parameter: ").append(name).append('=')
+                .append(value).append(" on one side, the same benchmark without ").append(name).append(" on the other")
+                .append('\n'));
         sb.append("- every fork's JSON and log: ").append(s.out().resolve("forks")).append('\n');
         if (!dropped.isEmpty() || !Gate.unjudged(rows).isEmpty()) {
             sb.append("- not judged: ").append(unjudgedSentence(rows, dropped)).append(s.allowPartial()
@@ -76,6 +79,9 @@ final class GateReport {
         Gate.unjudged(rows).forEach(r -> unjudged.add(describe(r)));
         o.add("unjudged", unjudged);
         o.addProperty("allowPartial", s.allowPartial());
+        JsonObject newParams = new JsonObject();
+        s.newParams().forEach(newParams::addProperty);
+        o.add("newParams", newParams);
         o.add("baseline", side(s.baseline()));
         o.add("candidate", side(s.candidate()));
         o.addProperty("profile", s.profile().toString());

@@ -3,6 +3,7 @@ package loopbench.gate;
 import loopbench.process.JavaRuntime;
 import loopbench.profile.ProfileLine;
 import loopbench.report.Comparison;
+import loopbench.report.JmhResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything a gate run needs, checked before anything runs: a bad value is an {@link IllegalArgumentException}
@@ -21,15 +24,48 @@ import java.util.Locale;
  * @param out         where every fork's raw JSON and log go ({@code forks/}), and the reports by default
  * @param ignoreLock  run without taking JMH's machine-wide lock (for a functional check on a busy machine only)
  * @param allowPartial pass a gate that judged less than its profile asks (see {@link Gate}), when that is intended
+ * @param newParams   parameters one jar's benchmarks lack, each with the value that does what that jar does: a fork
+ *                    run with it is compared with the other jar's forks without the parameter ({@link #keyOf})
  */
 public record GateSettings(Side baseline, Side candidate, Path profile, List<ProfileLine> lines, List<String> skipped,
                            int rounds, Comparison.Thresholds thresholds, Path out, Path summary, Path json, long seed,
-                           boolean ignoreLock, boolean allowPartial) {
+                           boolean ignoreLock, boolean allowPartial, Map<String, String> newParams) {
     public static final int DEFAULT_ROUNDS = 8;
 
     public GateSettings {
         lines = List.copyOf(lines);
         skipped = List.copyOf(skipped);
+        newParams = Map.copyOf(newParams);
+    }
+
+    /**
+     * What identifies a result on both sides: its {@link JmhResult#key()}, without each of {@link #newParams} it was
+     * run with at that parameter's given value (with another value it has nothing to compare with).
+     */
+    public String keyOf(JmhResult r) {
+        Map<String, String> params = new TreeMap<>(r.params());
+        newParams.forEach((name, value) -> params.remove(name, value));
+        return r.shortName() + " " + r.mode() + (params.isEmpty() ? "" : " " + params);
+    }
+
+    /**
+     * Parses {@code --new-param NAME=VALUE} values; a value without a name or '=' is an
+     * {@link IllegalArgumentException} naming it.
+     */
+    public static Map<String, String> newParams(List<String> values) {
+        Map<String, String> parsed = new TreeMap<>();
+        for (String v : values == null ? List.<String>of() : values) {
+            int eq = v.indexOf('=');
+            if (eq <= 0 || eq == v.length() - 1) {
+                throw new IllegalArgumentException("--new-param '" + v + "' is not NAME=VALUE (a benchmark parameter "
+                        + "and the value that does what the jar without it does, e.g. handler=none)");
+            }
+            if (parsed.put(v.substring(0, eq), v.substring(eq + 1)) != null) {
+                throw new IllegalArgumentException("--new-param '" + v + "': parameter " + v.substring(0, eq)
+                        + " given twice");
+            }
+        }
+        return parsed;
     }
 
     /** What the command line gives, unchecked. */
@@ -39,8 +75,13 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
                       Path summary, Path json, Long seed, boolean ignoreLock, boolean allowPartial) {
     }
 
-    /** Checks the raw values, asks each side's JVM what it is, reads the profile. */
+    /** {@link #of(Raw, Map)} without new parameters. */
     public static GateSettings of(Raw raw) {
+        return of(raw, Map.of());
+    }
+
+    /** Checks the raw values, asks each side's JVM what it is, reads the profile. */
+    public static GateSettings of(Raw raw, Map<String, String> newParams) {
         if (raw.rounds() < 2) {
             throw new IllegalArgumentException("--rounds must be >= 2 (an interval needs 2 pairs of forks), was "
                     + raw.rounds());
@@ -83,7 +124,8 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
         long seed = raw.seed() != null ? raw.seed() : System.nanoTime();
         return new GateSettings(baseline, candidate, raw.profile(), lines, skipped, raw.rounds(), thresholds, out,
                 raw.summary() != null ? raw.summary() : out.resolve("summary.md"),
-                raw.json() != null ? raw.json() : out.resolve("gate.json"), seed, raw.ignoreLock(), raw.allowPartial());
+                raw.json() != null ? raw.json() : out.resolve("gate.json"), seed, raw.ignoreLock(), raw.allowPartial(),
+                newParams);
     }
 
     private static Side side(String role, Path jar, Path jvm, String jvmArgs, String unsafe) {

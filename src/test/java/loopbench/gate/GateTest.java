@@ -27,6 +27,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -288,6 +289,41 @@ class GateTest {
         assertTrue(r.out().contains("Line2.run thrpt {size=1} score: ONLY_IN_BASELINE"), r.out());
         assertTrue(r.out().contains("Line2.run thrpt {size=2} score: ONLY_IN_CANDIDATE"), r.out());
         assertFalse(r.out().contains("| PASS |"), "nothing was judged at all: " + r.out());
+    }
+
+    @Test
+    void aNewParameterNamedWithItsValueIsComparedWithTheJarWithoutIt(@TempDir Path dir) throws Exception {
+        FakeRunner runner = new FakeRunner();
+        runner.baselineParams = "\"size\":\"1\"";
+        runner.candidateParams = "\"size\":\"1\",\"handler\":\"none\"";
+        GateSettings plain = settings(dir, 4, null);
+        GateSettings s = new GateSettings(plain.baseline(), plain.candidate(), plain.profile(), plain.lines(),
+                plain.skipped(), plain.rounds(), plain.thresholds(), plain.out(), plain.summary(), plain.json(),
+                plain.seed(), true, false, GateSettings.newParams(List.of("handler=none")));
+        Run r = gate(s, runner);
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("Line2.run thrpt {size=1}"), r.out());
+        assertFalse(r.out().contains("ONLY_IN"), r.out());
+        assertTrue(Files.readString(s.summary()).contains("compared across a new parameter: handler=none"));
+
+        // Another value of it has nothing to compare with.
+        FakeRunner filtered = new FakeRunner();
+        filtered.baselineParams = runner.baselineParams;
+        filtered.candidateParams = "\"size\":\"1\",\"handler\":\"my.Filter\"";
+        Run other = gate(s, filtered);
+        assertEquals(2, other.exit(), other.out());
+        assertTrue(other.out().contains("{handler=my.Filter, size=1} score: ONLY_IN_CANDIDATE"), other.out());
+    }
+
+    @Test
+    void aNewParameterMustBeNameEqualsValue() {
+        for (String bad : List.of("handler", "=none", "handler=")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> GateSettings.newParams(List.of(bad)));
+            assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains("NAME=VALUE"),
+                    e.getMessage());
+        }
+        assertEquals(Map.of("a", "1", "b", "x=y"), GateSettings.newParams(List.of("a=1", "b=x=y")));
     }
 
     @Test
