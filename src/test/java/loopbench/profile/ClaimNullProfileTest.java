@@ -1,0 +1,94 @@
+package loopbench.profile;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The null proof runs the claims' own experiments: each line of profiles/claims-null.jmh has the rounds, the
+ * benchmark, the JMH options and the parameters of the profiles/claims.jmh line it mimics, with one value of each
+ * parameter that line varies (its twins are two forks of that one configuration).
+ */
+class ClaimNullProfileTest {
+    /** Null line -> the claims line it mimics. */
+    private static final Map<String, String> MIMICS =
+            Map.of("null-aggregator", "aggregator", "null-proxy", "proxy-64");
+    private static final Pattern LINE =
+            Pattern.compile("^\\[label=([^]]+)] \\[rounds=(\\d+)] (?:\\[twins] )?(\\S+) (.*)$");
+
+    @Test
+    void eachNullLineIsItsClaimsLineWithOneArm() throws IOException {
+        Map<String, Matcher> nulls = lines(Path.of("profiles/claims-null.jmh"));
+        Map<String, Matcher> claims = lines(Path.of("profiles/claims.jmh"));
+        assertEquals(MIMICS.keySet(), nulls.keySet(), "the null lines this test knows");
+        for (Map.Entry<String, String> m : MIMICS.entrySet()) {
+            Matcher n = nulls.get(m.getKey());
+            Matcher c = claims.get(m.getValue());
+            assertNotNull(c, "claims line " + m.getValue());
+            String what = m.getKey() + " vs " + m.getValue();
+            assertEquals(c.group(2), n.group(2), what + ": rounds");
+            assertEquals(c.group(3), n.group(3), what + ": benchmark");
+            Map<String, List<String>> np = params(n.group(4));
+            Map<String, List<String>> cp = params(c.group(4));
+            assertEquals(cp.keySet(), np.keySet(), what + ": the parameters pinned");
+            for (String p : np.keySet()) {
+                assertTrue(cp.get(p).containsAll(np.get(p)),
+                        what + ": -p " + p + "=" + np.get(p) + " not in " + cp.get(p));
+                if (!p.equals("layer")) { // the one parameter a null line may keep several values of: layer
+                    assertEquals(1, np.get(p).size(), what + ": -p " + p + " has one value");
+                }
+            }
+            assertEquals(options(c.group(4)), options(n.group(4)), what + ": JMH options");
+        }
+    }
+
+    private static Map<String, Matcher> lines(Path file) throws IOException {
+        Map<String, Matcher> byLabel = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            Matcher m = LINE.matcher(line.replaceAll("\\[jdk>=\\d+] |\\[jar=[^]]+] ", ""));
+            if (m.matches()) {
+                byLabel.put(m.group(1), m);
+            }
+        }
+        return byLabel;
+    }
+
+    private static Map<String, List<String>> params(String rest) {
+        Map<String, List<String>> params = new LinkedHashMap<>();
+        String[] words = rest.split(" ");
+        for (int i = 0; i + 1 < words.length; i++) {
+            if (words[i].equals("-p")) {
+                String[] kv = words[i + 1].split("=", 2);
+                params.put(kv[0], Arrays.asList(kv[1].split(",")));
+            }
+        }
+        return params;
+    }
+
+    /** Everything but the -p pairs. */
+    private static List<String> options(String rest) {
+        List<String> options = new ArrayList<>();
+        String[] words = rest.split(" ");
+        for (int i = 0; i < words.length; i++) {
+            if (words[i].equals("-p")) {
+                i++;
+            } else {
+                options.add(words[i]);
+            }
+        }
+        return options;
+    }
+}
