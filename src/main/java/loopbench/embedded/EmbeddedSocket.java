@@ -8,6 +8,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An {@link EmbeddedChannel} that looks to its handlers like one end of a connected TCP socket: inet
@@ -23,6 +24,7 @@ public final class EmbeddedSocket extends EmbeddedChannel {
 
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
+    private boolean clockFollowed;
 
     public EmbeddedSocket(ChannelHandler handler, InetSocketAddress local, InetSocketAddress remote,
                           ByteBufAllocator alloc, boolean autoRead) {
@@ -34,6 +36,20 @@ public final class EmbeddedSocket extends EmbeddedChannel {
         RecvByteBufAllocator recv = config().getRecvByteBufAllocator();
         if (recv instanceof MaxMessagesRecvByteBufAllocator) {
             ((MaxMessagesRecvByteBufAllocator) recv).maxMessagesPerRead(MAX_MESSAGES_PER_READ);
+        }
+    }
+
+    /**
+     * Puts the channel on a clock its owner moves: frozen at the first call, then advanced by {@code passedNanos} at
+     * each later one ({@link EmbeddedProxyPath}, once per pump: what a real event loop's one clock read per iteration
+     * sees).
+     */
+    public void followClock(long passedNanos) {
+        if (!clockFollowed) {
+            freezeTime();
+            clockFollowed = true;
+        } else if (passedNanos > 0) {
+            advanceTimeBy(passedNanos, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Precision: a wait expires between its limit and its limit plus one tick after it last made progress, never
  * earlier. A tick is a tenth of the shortest limit the connection has (at least a millisecond): with nginx's 60 s, a
- * timeout fires after 60 to 66 s.
+ * timeout fires after 60 to 66 s. Time is counted in ticks run, the loop's own schedule, not read from a clock: a
+ * fixed-rate task late by a pause runs its missed ticks back to back, so the count keeps up with a real loop's time,
+ * and on a loop whose clock its owner moves (the in-process benchmarks' embedded channels) it keeps up with that.
  */
 final class Watchdog implements Runnable {
     static final int TICKS_PER_LIMIT = 10;
@@ -33,12 +35,15 @@ final class Watchdog implements Runnable {
     }
 
     private final Watched watched;
+    private final long tickNanos;
+    /** Ticks run so far: the loop's time since the start, in ticks. */
+    private long ticks;
     private long quietSince;
     private ScheduledFuture<?> task;
 
-    private Watchdog(Watched watched) {
+    private Watchdog(Watched watched, long tickNanos) {
         this.watched = watched;
-        this.quietSince = System.nanoTime();
+        this.tickNanos = tickNanos;
     }
 
     /**
@@ -50,7 +55,7 @@ final class Watchdog implements Runnable {
             return null;
         }
         long tick = Math.max(MIN_TICK_NANOS, shortestLimitNanos / TICKS_PER_LIMIT);
-        Watchdog w = new Watchdog(watched);
+        Watchdog w = new Watchdog(watched, tick);
         w.task = loop.scheduleAtFixedRate(w, tick, tick, TimeUnit.NANOSECONDS);
         return w;
     }
@@ -73,12 +78,12 @@ final class Watchdog implements Runnable {
 
     @Override
     public void run() {
-        long now = System.nanoTime();
+        long now = ++ticks;
         boolean progressed = watched.progressed();
         long limit = watched.limitNanos();
         if (progressed || limit == 0) {
             quietSince = now;
-        } else if (now - quietSince >= limit) {
+        } else if ((now - quietSince) * tickNanos >= limit) {
             quietSince = now; // if the connection stays where it is, the next expiry is a whole limit away
             watched.expired();
         }

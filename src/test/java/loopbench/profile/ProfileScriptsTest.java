@@ -1,6 +1,7 @@
 package loopbench.profile;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,10 +41,11 @@ class ProfileScriptsTest {
     private static final String GATE_STATS = "profiles/gate-stats.py";
     private static final String TWIN_SPREAD = "profiles/twin-spread.py";
     private static final String EXTERNAL = "profiles/reference-proxies/external.sh";
+    private static final String ALLOC_DIFF = "profiles/alloc-diff.py";
 
     @ParameterizedTest
     @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS,
-            EXTERNAL})
+            EXTERNAL, ALLOC_DIFF})
     void helpPrintsTheUsageAndExitsZero(String script) throws Exception {
         Result r = run(script, "--help");
         assertEquals(0, r.exit, r.stderr);
@@ -135,7 +137,11 @@ class ProfileScriptsTest {
                 Arguments.of(EXTERNAL, List.of("--forks", "0"), List.of("--forks '0' is not a positive integer")),
                 Arguments.of(EXTERNAL, List.of("--only", "squid"), List.of("--only 'squid' matches no target",
                         "loopbench-l7 nginx haproxy zuul")),
-                Arguments.of(EXTERNAL, List.of("--out"), List.of("option '--out' needs a value")));
+                Arguments.of(EXTERNAL, List.of("--out"), List.of("option '--out' needs a value")),
+                Arguments.of(ALLOC_DIFF, List.of("README.md", "README.md", "--before-bytes", "1", "--after-bytes", "1"),
+                        List.of("README.md: not a collapsed-stack line")),
+                Arguments.of(ALLOC_DIFF, List.of("a.csv", "b.csv", "--before-bytes", "0", "--after-bytes", "1"),
+                        List.of("--before-bytes 0.0", "must be > 0")));
     }
 
     @ParameterizedTest
@@ -147,6 +153,22 @@ class ProfileScriptsTest {
             assertTrue(r.stderr.contains(e), "stderr should contain \"" + e + "\": " + r.stderr);
         }
         assertEquals("", r.stdout, "nothing started");
+    }
+
+    /** An object only the after build allocates shows up at its site, scaled to the bytes per operation given. */
+    @Test
+    void allocDiffNamesWhatOnlyOneBuildAllocates(@TempDir Path dir) throws Exception {
+        Path before = Files.writeString(dir.resolve("before.csv"),
+                "a;loopbench/proxy/L7FrontendHandler.read;byte[]_[i] 90\nb;loopbench/proxy/Relay.go;Object_[i] 10\n");
+        Path after = Files.writeString(dir.resolve("after.csv"),
+                "a;loopbench/proxy/L7FrontendHandler.read;byte[]_[i] 90\nb;loopbench/proxy/Relay.go;Object_[i] 10\n"
+                        + "c;loopbench/proxy/L7FrontendHandler.next;loopbench.proxy.Exchange_[i] 11\n");
+        Result r = run(ALLOC_DIFF, before.toString(), after.toString(), "--before-bytes", "100",
+                "--after-bytes", "111");
+        assertEquals(0, r.exit, r.stderr);
+        assertTrue(r.stdout.contains("| loopbench.proxy.Exchange | L7FrontendHandler.next | 0.0 | 11.0 | +11.0 |"),
+                r.stdout);
+        assertTrue(r.stdout.contains("| byte[] | L7FrontendHandler.read | 90.0 | 90.0 | +0.0 |"), r.stdout);
     }
 
     /** The gate's proof pooled its 20 A/A gates of the five-line gate.jmh with this tool: the same table again. */
