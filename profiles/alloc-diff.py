@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which allocations one build makes that another does not: two async-profiler allocation profiles in collapsed form
-(JMH's `-prof "async:libPath=LIB;event=alloc;output=collapsed;dir=DIR"`, file collapsed-alloc.csv), each sample
-attributed to (allocated type, nearest frame of a loopbench package), each side's samples scaled to the bytes per
+(JMH's `-prof "async:libPath=LIB;event=alloc;output=collapsed;dir=DIR"`, file collapsed-alloc.csv, or gzipped), each
+sample attributed to (allocated type, nearest frame of a loopbench package), each side's samples scaled to the bytes per
 operation JMH's gc profiler measured for it (--before-bytes, --after-bytes). A Markdown table on stdout of the largest
 differences, in bytes per operation.
 
@@ -14,6 +14,7 @@ the gc profiler's exact B/op, which is what the scaling rests on. Exit 2 for a m
 """
 import argparse
 import collections
+import gzip
 import sys
 
 
@@ -21,7 +22,7 @@ def load(path, bytes_per_op, package):
     by_site = collections.Counter()
     total = 0
     try:
-        with open(path) as f:
+        with (gzip.open(path, 'rt') if path.endswith('.gz') else open(path)) as f:
             for line in f:
                 stack, _, count = line.rstrip('\n').rpartition(' ')
                 if not stack or not count.isdigit():
