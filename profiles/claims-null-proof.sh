@@ -11,7 +11,8 @@
 # Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests); $JAVA (default: java).
 # Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after
 # every family DIR/families.txt gets its line and DIR/summary.md is rewritten, so a killed proof keeps its tally.
-# Run it on a quiet machine: ~11 minutes per family (estimated, see the profile's header), 20 families ~3.7 hours.
+# Run it on a quiet machine: ~10 minutes per family (595-597 s measured, docs/results/2026-11-25/claims-null-proof),
+# 20 families ~3.3 hours.
 # Ctrl-C or SIGTERM stops the running family (the suite and its forks) too.
 set -euo pipefail
 lb_name=claims-null-proof.sh
