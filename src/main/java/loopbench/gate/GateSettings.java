@@ -43,9 +43,7 @@ public record GateSettings(Side baseline, Side candidate, Path profile, List<Pro
      * run with at that parameter's given value (with another value it has nothing to compare with).
      */
     public String keyOf(JmhResult r) {
-        Map<String, String> params = new TreeMap<>(r.params());
-        newParams.forEach((name, value) -> params.remove(name, value));
-        return r.shortName() + " " + r.mode() + (params.isEmpty() ? "" : " " + params);
+        return r.keyWithout(newParams);
     }
 
     /**

@@ -92,7 +92,24 @@ public final class JmhResult {
 
     /** "Class.method mode {k=v, ...}": what identifies the same measurement in two runs. */
     public String key() {
-        return shortName() + " " + mode() + (params.isEmpty() ? "" : " " + params);
+        return key(params);
+    }
+
+    /**
+     * {@link #key()} without each of {@code dropped}'s parameters that this result has at the value given there: how a
+     * result matches another jar's whose benchmark lacks those parameters (the gate's --new-param).
+     */
+    public String keyWithout(Map<String, String> dropped) {
+        if (dropped.isEmpty()) {
+            return key();
+        }
+        Map<String, String> kept = new TreeMap<>(params);
+        dropped.forEach(kept::remove);
+        return key(kept);
+    }
+
+    private String key(Map<String, String> p) {
+        return shortName() + " " + mode() + (p.isEmpty() ? "" : " " + p);
     }
 
     public int forks() {
