@@ -4,7 +4,7 @@
 # `loopbench claims --null`; then the tally "families with any decisive check: k of N" (target: 0 of 20).
 #
 #   profiles/claims-null-proof.sh [--families N] [--profile FILE] [--out DIR] [--seed S] [--family-timeout MINUTES]
-#                                 [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
+#                                 [--from I] [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
 #
 # Defaults: 20 families, profiles/claims-null.jmh, out target/claims-null-proof, a random schedule per family (--seed S:
 # family i gets seed S+i), at most 180 minutes per family (then it is stopped, its forks with it, and counted failed).
@@ -13,6 +13,8 @@
 # every family DIR/families.txt gets its line and DIR/summary.md is rewritten, so a killed proof keeps its tally.
 # Run it on a quiet machine: ~10 minutes per family (595-597 s measured, docs/results/2026-11-25/claims-null-proof),
 # 20 families ~3.3 hours.
+# --from I resumes a stopped proof in the same DIR (give the same --seed): families 1..I-1 keep their lines in
+# DIR/families.txt and are counted in the tally as they stand; families I..N are run (again).
 # Ctrl-C or SIGTERM stops the running family (the suite and its forks) too.
 set -euo pipefail
 lb_name=claims-null-proof.sh
@@ -25,11 +27,12 @@ profile=profiles/claims-null.jmh
 out=target/claims-null-proof
 seed=
 family_timeout=180
+from=1
 benchmarks_jar=target/benchmarks.jar
 loopbench_jar=target/loopbench.jar
 java=$lb_java
 lb_options "--families N=families" "--profile FILE=profile" "--out DIR=out" "--seed S=seed" \
-  "--family-timeout MINUTES=family_timeout" "--benchmarks-jar JAR=benchmarks_jar" "--loopbench-jar JAR=loopbench_jar" \
+  "--family-timeout MINUTES=family_timeout" "--from I=from" "--benchmarks-jar JAR=benchmarks_jar" "--loopbench-jar JAR=loopbench_jar" \
   "-- SUITE OPTIONS" -- "$@"
 extra=("${lb_rest[@]}")
 [[ "$families" =~ ^[0-9]+$ ]] && [ "$families" -ge 1 ] && [ "$families" -le 1000 ] \
@@ -37,6 +40,8 @@ extra=("${lb_rest[@]}")
 [ -z "$seed" ] || [[ "$seed" =~ ^[0-9]{1,15}$ ]] || lb_fail 2 "--seed '$seed' is not a non-negative whole number"
 [[ "$family_timeout" =~ ^[0-9]+$ ]] && [ "$family_timeout" -ge 1 ] \
   || lb_fail 2 "--family-timeout '$family_timeout' is not a positive number of minutes"
+[[ "$from" =~ ^[0-9]+$ ]] && [ "$from" -ge 1 ] && [ "$from" -le "$families" ] \
+  || lb_fail 2 "--from '$from' is not a family number from 1 to --families ($families)"
 [ -f "$profile" ] || lb_fail 2 "--profile '$profile': no such file; the project's: $(echo profiles/*.jmh)"
 grep -q '^[^#]*\[twins\]' "$profile" \
   || lb_fail 2 "--profile '$profile' has no [twins] line, so no null comparison (see profiles/claims-null.jmh)"
@@ -53,10 +58,26 @@ decisive_of() {
 
 mkdir -p "$out"
 lines="$out/families.txt"
-: > "$lines"
 judged=0
 with_decisive=0
 failed=0
+# Resuming: keep the lines of families 1..from-1 and count them as they stand.
+kept=""
+if [ "$from" -gt 1 ]; then
+  for ((n = 1; n < from; n++)); do
+    line=$(grep "^family $(printf %02d "$n"): " "$lines" 2>/dev/null | tail -n 1) \
+      || lb_fail 2 "--from $from: family $n has no line in $lines to keep; resume from $n or earlier"
+    kept+="$line"$'\n'
+    case "$line" in
+      *": decisive checks "*)
+        judged=$((judged + 1))
+        k=${line#*decisive checks }
+        [ "${k%% *}" -gt 0 ] && with_decisive=$((with_decisive + 1)) ;;
+      *) failed=$((failed + 1)) ;;
+    esac
+  done
+fi
+printf %s "$kept" > "$lines"
 summary() {
   {
     echo "# Null proof of the rounds engine: $(date -u +%FT%TZ), $(nproc) cores, profile $profile"
@@ -74,7 +95,7 @@ summary() {
 }
 summary
 
-for n in $(seq 1 "$families"); do
+for n in $(seq "$from" "$families"); do
   i=$(printf %02d "$n")
   dir="$out/family-$i"
   rm -rf "$dir"
