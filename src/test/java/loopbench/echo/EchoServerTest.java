@@ -4,8 +4,6 @@ import loopbench.knobs.HalvingRecvByteBufAllocator;
 import loopbench.knobs.RecvAllocator;
 import loopbench.knobs.Transport;
 import loopbench.server.LoopbackServer;
-import loopbench.testing.RawHttp;
-import loopbench.testing.RawHttp.Conn;
 import loopbench.testing.Rig;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -15,14 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,42 +45,9 @@ class EchoServerTest {
     void roundTripsAreIntact(String recv, EchoExecutor executor, Transport transport) throws Exception {
         EchoConfig config = new EchoConfig(RecvAllocator.parse(recv), executor, 2);
         try (LoopbackServer echo = EchoServer.start(Rig.options().withTransport(transport), config)) {
-            try (Conn c = RawHttp.open(echo.port())) {
-                for (int round = 0; round < 3; round++) {
-                    for (int size : SIZES) {
-                        roundTrip(c, RawHttp.uniqueBody(round * 1000 + size, size));
-                    }
-                }
-            }
-            ExecutorService clients = Executors.newFixedThreadPool(8);
-            try {
-                List<Future<?>> results = new ArrayList<>();
-                for (int i = 0; i < 8; i++) {
-                    int id = i;
-                    results.add(clients.submit(() -> {
-                        try (Conn c = RawHttp.open(echo.port())) {
-                            for (int size : SIZES) {
-                                roundTrip(c, RawHttp.uniqueBody(id * 7919 + size, size));
-                            }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : results) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            } finally {
-                clients.shutdownNow();
-            }
+            EchoRoundTrips.check(echo.port(), SIZES, 3, 8);
         }
         Rig.assertNoThreads("echo");
-    }
-
-    /** Writes the message from another thread (the echo may come back before the write returns), reads it back. */
-    private static void roundTrip(Conn c, byte[] message) throws Exception {
-        CompletableFuture<Void> sent = c.sendInBackground(message, null);
-        assertArrayEquals(message, RawHttp.readExactly(c.in(), message.length), message.length + " B round trip");
-        RawHttp.await(sent, 30);
     }
 
     @Test

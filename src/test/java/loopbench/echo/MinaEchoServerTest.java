@@ -24,10 +24,6 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -70,43 +66,10 @@ class MinaEchoServerTest {
         EchoConfig config = new EchoConfig(RecvAllocator.parse(recv), executor, 2);
         try (MinaEchoServer echo = MinaEchoServer.start(options(buffers), config)) {
             assertEquals(buffers == BufferType.DIRECT, IoBuffer.isUseDirectBuffer(), "Mina's buffer type");
-            try (Conn c = RawHttp.open(echo.port())) {
-                for (int round = 0; round < 2; round++) {
-                    for (int size : SIZES) {
-                        roundTrip(c, RawHttp.uniqueBody(round * 1000 + size, size));
-                    }
-                }
-            }
-            ExecutorService clients = Executors.newFixedThreadPool(6);
-            try {
-                List<Future<?>> results = new ArrayList<>();
-                for (int i = 0; i < 6; i++) {
-                    int id = i;
-                    results.add(clients.submit(() -> {
-                        try (Conn c = RawHttp.open(echo.port())) {
-                            for (int size : SIZES) {
-                                roundTrip(c, RawHttp.uniqueBody(id * 7919 + size, size));
-                            }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : results) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            } finally {
-                clients.shutdownNow();
-            }
+            EchoRoundTrips.check(echo.port(), SIZES, 2, 6);
         }
         assertNoMinaThreads();
         assertFalse(IoBuffer.isUseDirectBuffer(), "Mina's default (heap) is back once no Mina server runs");
-    }
-
-    /** Writes the message from another thread (the echo may come back before the write returns), reads it back. */
-    private static void roundTrip(Conn c, byte[] message) throws Exception {
-        CompletableFuture<Void> sent = c.sendInBackground(message, null);
-        assertArrayEquals(message, RawHttp.readExactly(c.in(), message.length), message.length + " B round trip");
-        RawHttp.await(sent, 30);
     }
 
     /**
@@ -148,14 +111,14 @@ class MinaEchoServerTest {
             assertEquals(MinaEchoServer.INITIAL_READ_BUFFER_SIZE, readBufferSize(echo), "before any read");
             List<Integer> afterEach = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                roundTrip(c, RawHttp.uniqueBody(i, 5 * 1024));
+                EchoRoundTrips.roundTrip(c, RawHttp.uniqueBody(i, 5 * 1024));
                 afterEach.add(readBufferSize(echo));
             }
             int grown = afterEach.stream().mapToInt(Integer::intValue).max().orElseThrow();
             assertTrue(grown > MinaEchoServer.INITIAL_READ_BUFFER_SIZE,
                     "5 KiB messages grew the read buffer: " + afterEach);
             for (int i = 0; i < 24; i++) {
-                roundTrip(c, new byte[] {(byte) i});
+                EchoRoundTrips.roundTrip(c, new byte[] {(byte) i});
             }
             assertEquals(MinaEchoServer.MIN_READ_BUFFER_SIZE, readBufferSize(echo),
                     "1-byte messages shrank the read buffer to Mina's minimum, after 5 KiB messages left it at "
@@ -173,7 +136,7 @@ class MinaEchoServerTest {
             List<Integer> seen = new ArrayList<>();
             seen.add(readBufferSize(echo));
             for (int size : new int[] {5 * 1024, 5 * 1024, 100 * 1024, 1, 1, 1, 1, 5 * 1024, 1, 1}) {
-                roundTrip(c, RawHttp.uniqueBody(size, size));
+                EchoRoundTrips.roundTrip(c, RawHttp.uniqueBody(size, size));
                 seen.add(readBufferSize(echo));
             }
             assertTrue(seen.stream().allMatch(s -> s == 3000), "read buffer sizes under fixed:3000: " + seen);
@@ -201,8 +164,8 @@ class MinaEchoServerTest {
         try {
             idle = RawHttp.open(port);
             busy = RawHttp.open(port);
-            roundTrip(idle, RawHttp.uniqueBody(1, 10));
-            roundTrip(busy, RawHttp.uniqueBody(2, 5000));
+            EchoRoundTrips.roundTrip(idle, RawHttp.uniqueBody(1, 10));
+            EchoRoundTrips.roundTrip(busy, RawHttp.uniqueBody(2, 5000));
             threads = minaThreads();
             assertTrue(threads.stream().anyMatch(t -> t.getName().startsWith("NioSocketAcceptor-")),
                     "an acceptor: " + threads);

@@ -100,4 +100,28 @@ class ClaimsNullProofTest {
         assertTrue(summary.contains("- families run: 3 of 4 (1 failed"), summary);
         assertFalse(Files.exists(dir.resolve("out/family-04")), "nothing runs after a failed judging");
     }
+
+    @Test
+    void aResumedProofKeepsAndCountsTheEarlierFamiliesAndRunsTheRestWithTheirOwnSeeds(@TempDir Path dir)
+            throws Exception {
+        Result first = proof(dir, Map.of("FAIL_THIRD", "1"), "--families", "4", "--seed", "100");
+        assertEquals(1, first.exit(), first.toString());
+        Result resumed = proof(dir, Map.of(), "--families", "4", "--seed", "100", "--from", "3");
+        assertEquals(0, resumed.exit(), resumed.toString());
+        assertEquals(List.of("family 01: decisive checks 0 of 3 (suite exit 0,",
+                        "family 02: decisive checks 1 of 3 (suite exit 0,",
+                        "family 03: decisive checks 0 of 3 (suite exit 0,",
+                        "family 04: decisive checks 0 of 3 (suite exit 0,"),
+                Files.readAllLines(dir.resolve("out/families.txt")).stream()
+                        .map(l -> l.substring(0, l.indexOf(',') + 1)).toList());
+        String summary = Files.readString(dir.resolve("out/summary.md"));
+        assertTrue(summary.contains("- families with any decisive check: 1 of 4 (target: 0 of 20)"), summary);
+        assertTrue(summary.contains("- families run: 4 of 4 (0 failed"), summary);
+        assertTrue(Files.readString(dir.resolve("out/family-03/suite-args.txt")).contains("--seed 103"));
+        assertTrue(Files.readString(dir.resolve("out/family-04/suite-args.txt")).contains("--seed 104"));
+
+        Result tooFar = proof(dir, Map.of(), "--families", "6", "--from", "6");
+        assertEquals(2, tooFar.exit(), tooFar.toString());
+        assertTrue(tooFar.stderr().contains("--from 6: family 5 has no line"), tooFar.stderr());
+    }
 }
