@@ -166,6 +166,34 @@ public final class ClaimsReport {
     private static final List<String> PLACEMENT_HEADER = List.of("result", "placement", "CPUs each process had",
             "CPU use (CPUs)", "trials");
 
+    /**
+     * A caution when a decisive throughput check rests on end-to-end results whose load generator was saturated: its
+     * requests/s there is bounded by the generator's own CPU, so the check answers this machine's generator as much as
+     * the claim. The verdict still follows its rule (written before the data); the caution says how to read it.
+     */
+    static String saturatedGenerator(ClaimResult r, Measurements m) {
+        Set<String> arms = new LinkedHashSet<>();
+        for (CheckResult x : r.decisive()) {
+            if (!x.check().statistic().name().equals(ClaimCatalog.THROUGHPUT.name())) {
+                continue;
+            }
+            for (Selection s : x.check().selections()) {
+                JmhResult res = m.find(s);
+                if (res != null && endToEnd(res) && Placement.of(res, m).saturated("client")) {
+                    arms.add(s.label() + " (`" + s.group().label() + "`)");
+                }
+            }
+        }
+        if (arms.isEmpty()) {
+            return null;
+        }
+        return "**Caution: the load generator was saturated** (it used 90% or more of its CPUs) in "
+                + String.join(", ", arms) + ": requests/s there is bounded by the generator, so the decisive "
+                + "throughput check measures the generator's pace as much as the servers'. The verdict follows its "
+                + "rule, written before the data; read it as an answer about this machine's generator as much as about "
+                + "the claim.";
+    }
+
     private static boolean endToEnd(JmhResult r) {
         return r.param(ClaimCatalog.PLACEMENT) != null
                 || r.secondaryNames().stream().anyMatch(n -> n.startsWith("e2e."));
@@ -194,6 +222,10 @@ public final class ClaimsReport {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
         page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
+        String saturated = saturatedGenerator(r, m);
+        if (saturated != null) {
+            page.paragraph(saturated);
+        }
         if (c.notReproduced() != null && r.verdict() != Verdict.NOT_TESTABLE_HERE) {
             page.paragraph("**Not reproduced here:** " + c.notReproduced() + ".");
         }
@@ -366,6 +398,7 @@ public final class ClaimsReport {
             o.addProperty("verdict", r.verdict().label());
             o.addProperty("provisional", r.provisional());
             o.addProperty("reason", r.reason());
+            o.addProperty("saturatedGenerator", saturatedGenerator(r, m));
             o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
             o.add("supporting", checks(r.supporting(), null));
             claims.add(o);

@@ -81,10 +81,20 @@ public record Placement(String param, Map<String, Set<String>> cpus, Map<String,
             Set<String> lists = cpus.getOrDefault(role, Set.of());
             int had = lists.size() == 1 ? count(lists.iterator().next()) : 0;
             String of = had > 0 ? " of " + had + (had == 1 ? " CPU" : " CPUs") : "";
-            boolean saturated = had > 0 && u >= 0.9 * had;
-            parts.add(String.format(Locale.ROOT, "%s %.2f%s%s", role, u, of, saturated ? " (saturated)" : ""));
+            parts.add(String.format(Locale.ROOT, "%s %.2f%s%s", role, u, of, saturated(role) ? " (saturated)" : ""));
         });
         return String.join(", ", parts);
+    }
+
+    /**
+     * Whether {@code role}'s processes used 90% or more of the CPUs they had (as {@link #useText()} marks them): for
+     * the client, the load generator was saturated and requests/s measured its pace as much as the server's.
+     */
+    public boolean saturated(String role) {
+        Double u = use.get(role);
+        Set<String> lists = cpus.getOrDefault(role, Set.of());
+        int had = lists.size() == 1 ? count(lists.iterator().next()) : 0;
+        return u != null && had > 0 && u >= 0.9 * had;
     }
 
     /** The distinct placement parameters of a set of placements, for the machine section. */

@@ -182,4 +182,29 @@ class ClaimsReportTest {
         assertEquals(3, r.decisive().get(0).basis().n(), "three pairs: direct-64 runs three rounds");
         assertNull(r.provisional(), "direct-64's 3 rounds are all it is asked for");
     }
+
+    @Test
+    void aThroughputVerdictOnASaturatedGeneratorCarriesACaution(@TempDir Path dir) throws Exception {
+        // A committed run: C004-1's generator used 0.95-0.98 of its CPU in every arm; C000-1's (proxy-64) 0.5-0.6.
+        Path run = Path.of("docs/results/2026-11-25/claims-run-2/results.json");
+        ClaimsReport.Written w = ClaimsReport.write(List.of(run), dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C004-1"), ClaimCatalog.byId().get("C000-1")));
+        String md = Files.readString(w.markdown());
+        String c0041 = section(md, "C004-1");
+        String c0001 = section(md, "C000-1");
+        assertTrue(c0041.contains("**Caution: the load generator was saturated** (it used 90% or more of its CPUs) "
+                + "in 4.1 ET+ET (`epoll41`), 4.1 LT+LT (`epoll41`): requests/s there is bounded by the generator"),
+                c0041);
+        assertFalse(c0001.contains("Caution: the load generator"), c0001);
+        String json = Files.readString(w.markdown().resolveSibling(ClaimsReport.JSON));
+        assertEquals(1, Pattern.compile("\"saturatedGenerator\"").matcher(json).results().count(), json);
+    }
+
+    /** The report's section of one claim, up to the next heading of its level. */
+    private static String section(String md, String id) {
+        int start = md.indexOf("## " + id + ":");
+        assertTrue(start >= 0, id + " has a section");
+        int end = md.indexOf("\n## ", start + 1);
+        return end < 0 ? md.substring(start) : md.substring(start, end);
+    }
 }
