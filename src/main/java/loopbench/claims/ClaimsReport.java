@@ -168,7 +168,7 @@ public final class ClaimsReport {
 
     /**
      * A caution when a decisive throughput check rests on end-to-end results whose load generator was saturated: its
-     * requests/s there is bounded by the generator's own CPU, so the check answers this machine's generator as much as
+     * throughput there is bounded by the generator's own CPU, so the check answers this machine's generator as much as
      * the claim. The verdict still follows its rule (written before the data); the caution says how to read it.
      */
     static String saturatedGenerator(ClaimResult r, Measurements m) {
@@ -188,7 +188,7 @@ public final class ClaimsReport {
             return null;
         }
         return "**Caution: the load generator was saturated** (it used 90% or more of its CPUs) in "
-                + String.join(", ", arms) + ": requests/s there is bounded by the generator, so the decisive "
+                + String.join(", ", arms) + ": the throughput there is bounded by the generator, so the decisive "
                 + "throughput check measures the generator's pace as much as the servers'. The verdict follows its "
                 + "rule, written before the data; read it as an answer about this machine's generator as much as about "
                 + "the claim.";

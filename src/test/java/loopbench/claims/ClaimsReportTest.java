@@ -193,7 +193,7 @@ class ClaimsReportTest {
         String c0041 = section(md, "C004-1");
         String c0001 = section(md, "C000-1");
         assertTrue(c0041.contains("**Caution: the load generator was saturated** (it used 90% or more of its CPUs) "
-                + "in 4.1 ET+ET (`epoll41`), 4.1 LT+LT (`epoll41`): requests/s there is bounded by the generator"),
+                + "in 4.1 ET+ET (`epoll41`), 4.1 LT+LT (`epoll41`): the throughput there is bounded by the generator"),
                 c0041);
         assertFalse(c0001.contains("Caution: the load generator"), c0001);
         String json = Files.readString(w.markdown().resolveSibling(ClaimsReport.JSON));
