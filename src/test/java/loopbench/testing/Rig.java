@@ -81,7 +81,13 @@ public final class Rig {
     public static void assertNoThreads(String role) {
         List<Thread> left = liveThreads("loopbench-" + role + "-");
         assertTrue(left.isEmpty(), () -> "threads of '" + role + "' still alive after close: "
-                + left.stream().map(t -> t.getName() + " " + t.getState()).collect(Collectors.toList()));
+                + left.stream().map(Rig::whereItIs).collect(Collectors.joining("; ")));
+    }
+
+    /** "name STATE at frame <- frame <- ..." (its top 8 frames): what a thread that did not exit was doing. */
+    private static String whereItIs(Thread t) {
+        return t.getName() + " " + t.getState() + " at " + Arrays.stream(t.getStackTrace()).limit(8)
+                .map(StackTraceElement::toString).collect(Collectors.joining(" <- "));
     }
 
     /** Nothing listens on the port any more, and a new listening socket can bind it again. */
