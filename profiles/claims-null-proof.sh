@@ -32,8 +32,8 @@ benchmarks_jar=target/benchmarks.jar
 loopbench_jar=target/loopbench.jar
 java=$lb_java
 lb_options "--families N=families" "--profile FILE=profile" "--out DIR=out" "--seed S=seed" \
-  "--family-timeout MINUTES=family_timeout" "--from I=from" "--benchmarks-jar JAR=benchmarks_jar" "--loopbench-jar JAR=loopbench_jar" \
-  "-- SUITE OPTIONS" -- "$@"
+  "--family-timeout MINUTES=family_timeout" "--from I=from" "--benchmarks-jar JAR=benchmarks_jar" \
+  "--loopbench-jar JAR=loopbench_jar" "-- SUITE OPTIONS" -- "$@"
 extra=("${lb_rest[@]}")
 [[ "$families" =~ ^[0-9]+$ ]] && [ "$families" -ge 1 ] && [ "$families" -le 1000 ] \
   || lb_fail 2 "--families '$families' is not a whole number from 1 to 1000"
