@@ -11,16 +11,21 @@
 # Needs: target/benchmarks.jar (./mvnw -B -q -Pjmh package -DskipTests), target/peers/zuul.jar (built by every build
 # unless -DskipPeers), nginx and haproxy (apt-get install nginx-light haproxy).
 # Usage: profiles/reference-proxies/external.sh [--forks N] [--warmup-iterations N] [--iterations N]
-#          [--connections C] [--body-size B] [--only REGEX] [--warmup-curve] [--curve-seconds S] [--out DIR]
+#          [--connections C] [--body-size B] [--connection-close] [--only REGEX] [--warmup-curve]
+#          [--curve-seconds S] [--out DIR]
 # Iterations are 2 s; the warm-up (default 30 iterations, 60 s) is long because Zuul's JIT takes tens of seconds to
 # settle (measured here pinned to one CPU of a busy machine: ~250 req/s in its first 5 s, ~3,000 after 30 s), as
 # loopbench's own L7 path takes 20 s and more (compare.sh warms it up for 60 s).
-# --only REGEX runs only the targets whose name matches (loopbench-l7, nginx, haproxy, zuul), e.g. --only 'nginx|zuul'.
+# --only REGEX runs only the targets whose name matches (loopbench-l7, nginx, haproxy, zuul, and direct: no gateway, the
+# generator straight to the origin, the reference a gateway's cost is a fraction of; direct runs only when named),
+# e.g. --only 'nginx|zuul'. --connection-close opens a new connection per request (ab without -k, as the Zuul article's
+# runs), connect time counted in the latency; the default is keep-alive.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 forks=3 warmup_iterations=30 iterations=5 connections=64 body=1024 only="" curve=0 curve_seconds=60
+connection=keep-alive
 out="$root/target/external"
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
@@ -34,11 +39,13 @@ while [ $# -gt 0 ]; do
     --connections) need "$@"; connections=$2; shift 2 ;;
     --body-size) need "$@"; body=$2; shift 2 ;;
     --only) need "$@"; only=$2; shift 2 ;;
+    --connection-close) connection=close; shift ;;
     --warmup-curve) curve=1; shift ;;
     --out) need "$@"; out=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "external.sh: unknown option '$1'; valid: --forks N --warmup-iterations N --iterations N" \
-         "--connections C --body-size B --only REGEX --warmup-curve --curve-seconds S --out DIR" >&2; exit 2 ;;
+         "--connections C --body-size B --connection-close --only REGEX --warmup-curve --curve-seconds S" \
+         "--out DIR" >&2; exit 2 ;;
   esac
 done
 for pair in "--forks=$forks" "--warmup-iterations=$warmup_iterations" "--iterations=$iterations" \
@@ -59,10 +66,14 @@ template[haproxy]+=" && printf \"    option http-keep-alive\\n    option forward
 template[haproxy]+=" >> \$d/h.cfg && exec haproxy -db -f \$d/h.cfg"
 template[zuul]="exec java -Xms1g -Xmx1g -jar $zuul --listen 127.0.0.1:{listenPort}"
 template[zuul]+=" --backend {backendHost}:{backendPort} --transport epoll --io-threads 1"
-targets=(loopbench-l7 nginx haproxy zuul)
+targets=(direct loopbench-l7 nginx haproxy zuul)
 selected=()
 for t in "${targets[@]}"; do
-  [ -z "$only" ] || [[ "$t" =~ $only ]] && selected+=("$t")
+  if [ -z "$only" ]; then
+    [ "$t" = direct ] || selected+=("$t")
+  elif [[ "$t" =~ $only ]]; then
+    selected+=("$t")
+  fi
 done
 [ ${#selected[@]} -gt 0 ] \
   || { echo "external.sh: --only '$only' matches no target; targets: ${targets[*]}" >&2; exit 2; }
@@ -77,19 +88,22 @@ for t in "${selected[@]}"; do
   esac
 done
 mkdir -p "$out/e2e"
-common=(-p transport=epoll -p ioThreads=1 -p connections="$connections" -p bodySize="$body" -f "$forks"
+common=(-p transport=epoll -p ioThreads=1 -p connections="$connections" -p bodySize="$body"
+  -p connection="$connection" -f "$forks"
   -wi "$warmup_iterations" -w 2
   -i "$iterations" -r 2 -prof loopbench.bench.EndToEndProfiler -rf json)
 
-# run NAME BENCHMARK ARGS...: one JMH run of NAME (loopbench's proxy at layer 7, the others external).
+# run NAME BENCHMARK ARGS...: one JMH run of NAME (loopbench's proxy at layer 7, direct without one, the others
+# external).
 run() {
   local name=$1 bench=$2; shift 2
   local props=(-Dloopbench.e2e.dir="$out/e2e")
-  local layer=(-p layer=7)
-  if [ "$name" != loopbench-l7 ]; then
-    props+=("-Dloopbench.external.proxy=${template[$name]}")
-    layer=(-p layer=external)
-  fi
+  local layer
+  case "$name" in
+    loopbench-l7) layer=(-p layer=7) ;;
+    direct) layer=(-p layer=direct) ;;
+    *) props+=("-Dloopbench.external.proxy=${template[$name]}"); layer=(-p layer=external) ;;
+  esac
   echo "== $name: $bench" >&2
   java "${props[@]}" -jar "$jar" "$bench" "${layer[@]}" "$@" -rff "$out/$name-$bench.json"
 }
