@@ -78,8 +78,7 @@ public record Placement(String param, Map<String, Set<String>> cpus, Map<String,
         }
         List<String> parts = new ArrayList<>();
         use.forEach((role, u) -> {
-            Set<String> lists = cpus.getOrDefault(role, Set.of());
-            int had = lists.size() == 1 ? count(lists.iterator().next()) : 0;
+            int had = had(role);
             String of = had > 0 ? " of " + had + (had == 1 ? " CPU" : " CPUs") : "";
             parts.add(String.format(Locale.ROOT, "%s %.2f%s%s", role, u, of, saturated(role) ? " (saturated)" : ""));
         });
@@ -92,9 +91,14 @@ public record Placement(String param, Map<String, Set<String>> cpus, Map<String,
      */
     public boolean saturated(String role) {
         Double u = use.get(role);
-        Set<String> lists = cpus.getOrDefault(role, Set.of());
-        int had = lists.size() == 1 ? count(lists.iterator().next()) : 0;
+        int had = had(role);
         return u != null && had > 0 && u >= 0.9 * had;
+    }
+
+    /** How many CPUs {@code role}'s processes had; 0 when unknown or when it differed between trials. */
+    private int had(String role) {
+        Set<String> lists = cpus.getOrDefault(role, Set.of());
+        return lists.size() == 1 ? count(lists.iterator().next()) : 0;
     }
 
     /** The distinct placement parameters of a set of placements, for the machine section. */
