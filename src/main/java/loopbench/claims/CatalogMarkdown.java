@@ -81,6 +81,9 @@ public final class CatalogMarkdown {
             s.append("- **Supporting (decide nothing).** ").append(String.join("; ",
                     c.supporting().stream().map(Check::label).toList())).append(".\n");
         }
+        if (c.peers() != null) {
+            s.append("- **Gateways beside (decide nothing).** ").append(c.peers()).append(".\n");
+        }
         if (c.notReproduced() != null) {
             s.append("- **Not reproduced here.** ").append(c.notReproduced()).append(".\n");
         }

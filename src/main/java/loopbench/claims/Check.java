@@ -68,6 +68,15 @@ public final class Check {
         return new Check(label, numerator, denominator, constant, constantLabel, statistic, region, m, articleFigure);
     }
 
+    /**
+     * The same comparison on other configurations (a gateway in the stand-in's place: {@link Peers}), with no region:
+     * it decides nothing.
+     */
+    Check onPeers(Selection newNumerator, Selection newDenominator) {
+        return new Check(label, newNumerator, newDenominator, constant, constantLabel, statistic, null, null,
+                articleFigure);
+    }
+
     public String label() {
         return label;
     }

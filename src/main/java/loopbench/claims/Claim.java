@@ -21,11 +21,13 @@ import java.util.Set;
  *                      would (the verdict is then NOT-TESTABLE-HERE, not MISSING); null for a claim always testable
  * @param notReproduced conditions of the article this machine cannot reproduce even when the claim is judged, or null
  * @param changes       what changed against the rules of 2026-11-23, with the reason (empty: unchanged)
+ * @param peers         which real gateways the claim is about, for checks re-run with them in the stand-in's place
+ *                      ({@link Peers}); null when it names none
  */
 public record Claim(String id, String title, String statement, Article article, String figure, String experiment,
                    String why, String placement, String boundary, List<Check> decisive, List<Check> supporting,
                    List<Figure> figures, List<ChartSpec> charts, String untestable, String notReproduced,
-                   List<String> changes) {
+                   List<String> changes, String peers) {
 
     /** A measured figure the report shows with its interval: a statistic of one configuration. */
     public record Figure(String label, Selection selection, Statistic statistic) {
@@ -119,6 +121,7 @@ public record Claim(String id, String title, String statement, Article article, 
         private String untestable;
         private String notReproduced;
         private List<String> changes = List.of();
+        private String peers;
 
         private Builder(String id, String title) {
             this.id = id;
@@ -191,9 +194,14 @@ public record Claim(String id, String title, String statement, Article article, 
             return this;
         }
 
+        Builder peers(String text) {
+            this.peers = text;
+            return this;
+        }
+
         Claim build() {
             return new Claim(id, title, statement, article, figure, experiment, why, placement, boundary, decisive,
-                    supporting, figures, charts, untestable, notReproduced, changes);
+                    supporting, figures, charts, untestable, notReproduced, changes, peers);
         }
     }
 }

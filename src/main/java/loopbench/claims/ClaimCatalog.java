@@ -759,6 +759,10 @@ public final class ClaimCatalog {
     }
 
     private static void zuulArticle(List<Claim> c) {
+        String peers = "Zuul 2 and nginx themselves, the article's gateways, in loopbench's L7 proxy's place: "
+                + "profiles/reference-proxies/external.sh measures them as external targets of the same benchmark "
+                + "(with --connection-close --connections 200 --body-size 26650 for this load, --warmup-curve for a "
+                + "cold start), apart from the claims run; `claims --peers` shows them beside the verdict";
         String newConnections = "the load generator's connection-close mode: a new connection per request, connect "
                 + "time counted in the latency, as ab without -k";
         c.add(Claim.builder("C002-1", "A reverse proxy in the path costs throughput")
@@ -784,6 +788,7 @@ public final class ClaimCatalog {
                         + "it, is not in this kernel; here the legs are loopback")
                 .changes("Keep-alive connections -> a new connection per request, because the article's ab ran "
                         + "without -k.")
+                .peers(peers)
                 .build());
 
         c.add(Claim.builder("C002-2", "A cold JVM proxy is slow (and may fail) until the JIT warms it")
@@ -812,6 +817,7 @@ public final class ClaimCatalog {
                         List.of(new ChartSpec.Line("L7", COLD_L7), new ChartSpec.Line("L4", COLD_L4))))
                 .changes("The cold share's warm rate weights each per-second entry by its own duration: the series "
                         + "ends with a partial second (1-3 ms), which the 2026-11-23 rule counted as a whole one.")
+                .peers(peers)
                 .build());
 
         c.add(Claim.builder("C002-3", "The JVM proxy's latency is less predictable")
@@ -822,10 +828,9 @@ public final class ClaimCatalog {
                         + "vs direct, and the full distributions from the side files. The load is a closed loop like "
                         + "ab -c 200 (" + newConnections + "): each latency runs from its own request's send, so "
                         + "coordinated-omission correction does not apply. The claims run has no native proxy, so the "
-                        + "half tested here is \"a JVM proxy widens the spread\"; nginx's half is not measured: no "
-                        + "committed run has put nginx under this load. ProxyEndToEndBenchmark can, as an external "
-                        + "target (-p layer=external with -Dloopbench.external.proxy starting nginx, as "
-                        + "profiles/reference-proxies/external.sh does under keep-alive load).")
+                        + "half it decides is \"a JVM proxy widens the spread\"; nginx's half, and Zuul's own, are "
+                        + "measured apart from the run, as external targets under this load, and shown beside the "
+                        + "verdict (they decide nothing).")
                 .why("The claim is about the shape of the latency distribution: the ratio of spreads removes the "
                         + "scale (the page and the machine) and keeps the shape.")
                 .placement(PINNED_PROXY)
@@ -841,6 +846,7 @@ public final class ClaimCatalog {
                 .notReproduced("the network latency between the article's EC2 zones (no netem in this kernel)")
                 .changes("Keep-alive connections -> a new connection per request (as C002-1); the latency is "
                         + "labelled as what it is, a closed loop's (no coordinated-omission correction applies).")
+                .peers(peers)
                 .build());
     }
 

@@ -52,10 +52,19 @@ public final class ClaimsReport {
 
     /** Reads the JSON files (and their side files, flame graphs, machine.json), writes the report into {@code out}. */
     public static Written write(List<Path> jsonFiles, Path out, List<Claim> claims) throws IOException {
-        return write(Measurements.load(jsonFiles), out, claims);
+        return write(Measurements.load(jsonFiles), out, claims, Peers.none());
+    }
+
+    /** As {@link #write(List, Path, List)}, with gateways measured apart shown beside the claims that name them. */
+    public static Written write(List<Path> jsonFiles, Path out, List<Claim> claims, Peers peers) throws IOException {
+        return write(Measurements.load(jsonFiles), out, claims, peers);
     }
 
     public static Written write(Measurements m, Path out, List<Claim> claims) throws IOException {
+        return write(m, out, claims, Peers.none());
+    }
+
+    public static Written write(Measurements m, Path out, List<Claim> claims, Peers peers) throws IOException {
         Path dir = out.toAbsolutePath().normalize();
         Files.createDirectories(dir.resolve(CHARTS));
         List<ClaimResult> results = claims.stream().map(c -> ClaimResult.evaluate(c, m)).toList();
@@ -93,7 +102,10 @@ public final class ClaimsReport {
                 + "rests on fewer rounds than `profiles/claims.jmh` assigns.");
         page.paragraph("Input: " + (m.sources().isEmpty() ? "(results given directly)"
                 : m.sources().stream().map(p -> "`" + p + "`").collect(Collectors.joining(", ")))
-                + ". " + m.results().size() + " result(s)" + runs(m) + ". Verdicts: " + summary(results) + ".");
+                + ". " + m.results().size() + " result(s)" + runs(m) + ". Verdicts: " + summary(results) + "."
+                + (peers.isEmpty() ? "" : " Gateways measured apart (decide nothing): " + peers.targets().stream()
+                .map(t -> t.name() + " (`" + relative(dir, t.source()) + "`)")
+                .collect(Collectors.joining(", ")) + "."));
         List<String> notes = new ArrayList<>();
         m.problems().forEach(p -> notes.add("unreadable side file: " + p));
         int foreign = m.foreignSideFiles();
@@ -135,7 +147,7 @@ public final class ClaimsReport {
         page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict", "basis"), rows);
 
         for (ClaimResult r : results) {
-            section(page, r, m, dir, pngs);
+            section(page, r, m, dir, pngs, peers);
         }
         page.heading(2, "How to read the numbers", "method");
         page.bullets(List.of(
@@ -159,7 +171,7 @@ public final class ClaimsReport {
         Path json = dir.resolve(JSON);
         AtomicFile.write(md, page.markdown().getBytes(StandardCharsets.UTF_8));
         AtomicFile.write(html, page.html().getBytes(StandardCharsets.UTF_8));
-        AtomicFile.write(json, json(results, m).getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(json, json(results, m, peers, dir).getBytes(StandardCharsets.UTF_8));
         return new Written(md, html, json, results, chartFiles);
     }
 
@@ -194,6 +206,10 @@ public final class ClaimsReport {
                 + "the claim.";
     }
 
+    private static String relative(Path dir, Path file) {
+        return dir.relativize(file.toAbsolutePath().normalize()).toString();
+    }
+
     private static boolean endToEnd(JmhResult r) {
         return r.param(ClaimCatalog.PLACEMENT) != null
                 || r.secondaryNames().stream().anyMatch(n -> n.startsWith("e2e."));
@@ -218,7 +234,8 @@ public final class ClaimsReport {
         return runs.isEmpty() ? "" : " of run " + String.join(", ", runs);
     }
 
-    private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs) {
+    private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs,
+                                Peers peers) {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
         page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
@@ -258,6 +275,23 @@ public final class ClaimsReport {
             }
             page.table(List.of("supporting check (decides nothing)", "measured ratio [95% CI]", "article",
                     "method, rounds / forks", "what"), rows);
+        }
+        List<Peers.Row> peerRows = peers.rows(c);
+        if (!peerRows.isEmpty()) {
+            page.paragraph("**The real gateways in the stand-in's place (decide nothing).** The same checks with each "
+                    + "gateway measured apart from this run, under the same load, in loopbench's L7 proxy's place: "
+                    + "their own JMH runs, not this run's rounds, so the machine's drift between the runs lies in "
+                    + "these intervals (Welch t on forks, or one-sample against a constant), and each gateway with "
+                    + "its own settings (its JSON's `jvmArgs` and parameters say which).");
+            List<List<String>> rows = new ArrayList<>();
+            for (Peers.Row p : peerRows) {
+                CheckResult x = p.result();
+                rows.add(List.of(x.check().label(), p.gateway(), x.effect(),
+                        x.check().articleFigure() == null ? "-" : x.check().articleFigure(), x.basisText(),
+                        details(x)));
+            }
+            page.table(List.of("check", "gateway in the proxy's place", "measured ratio [95% CI]", "article",
+                    "method, forks", "what"), rows);
         }
         List<List<String>> read = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
@@ -385,11 +419,17 @@ public final class ClaimsReport {
     }
 
     /** report.json: each claim's verdict, and each check's figures. */
-    static String json(List<ClaimResult> results, Measurements m) {
+    static String json(List<ClaimResult> results, Measurements m, Peers peers, Path dir) {
         JsonObject root = new JsonObject();
         JsonArray runs = new JsonArray();
         m.runs().forEach(runs::add);
         root.add("runs", runs);
+        if (!peers.isEmpty()) {
+            // Relative to the report, so that a committed report can be regenerated from its committed inputs.
+            JsonArray inputs = new JsonArray();
+            peers.sources().forEach(p -> inputs.add(relative(dir, p)));
+            root.add("peerInputs", inputs);
+        }
         root.addProperty("summary", summary(results));
         JsonArray claims = new JsonArray();
         for (ClaimResult r : results) {
@@ -401,6 +441,14 @@ public final class ClaimsReport {
             o.addProperty("saturatedGenerator", saturatedGenerator(r, m));
             o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
             o.add("supporting", checks(r.supporting(), null));
+            List<Peers.Row> peerRows = peers.rows(r.claim());
+            if (!peerRows.isEmpty()) {
+                JsonArray a = checks(peerRows.stream().map(Peers.Row::result).toList(), null);
+                for (int i = 0; i < a.size(); i++) {
+                    a.get(i).getAsJsonObject().addProperty("gateway", peerRows.get(i).gateway());
+                }
+                o.add("peers", a);
+            }
             claims.add(o);
         }
         root.add("claims", claims);

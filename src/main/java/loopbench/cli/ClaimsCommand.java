@@ -8,6 +8,7 @@ import loopbench.claims.ClaimResult;
 import loopbench.claims.ClaimsReport;
 import loopbench.claims.Measurements;
 import loopbench.claims.NullExperiments;
+import loopbench.claims.Peers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,6 +47,14 @@ final class ClaimsCommand implements Callable<Integer> {
     @Option(names = "--claim", paramLabel = "ID", split = ",",
             description = "Only these claims (e.g. C000-3,C001-2). Default: all.")
     List<String> only = new ArrayList<>();
+
+    @Option(names = "--peers", paramLabel = "RESULTS.json", split = ",",
+            description = "JMH JSON files of real gateways measured apart in the L7 proxy's place "
+                    + "(ProxyEndToEndBenchmark or ProxyWarmupBenchmark with -p layer=external, one gateway per "
+                    + "file, e.g. from profiles/reference-proxies/external.sh) and of their layer=direct "
+                    + "reference: the claims that name their gateways (C002-1..3) show each check again with each "
+                    + "gateway. They decide nothing.")
+    List<Path> peers = new ArrayList<>();
 
     @Option(names = "--null",
             description = "Judge null experiments (profiles/claims-null.jmh, twin arms A and B): per family, each "
@@ -89,7 +98,7 @@ final class ClaimsCommand implements Callable<Integer> {
             }
             claims.add(c);
         }
-        for (Path f : files) {
+        for (Path f : concat(files, peers)) {
             if (!Files.exists(f)) {
                 throw new NoSuchFileException(f.toString());
             }
@@ -104,7 +113,7 @@ final class ClaimsCommand implements Callable<Integer> {
         }
         ClaimsReport.Written w;
         try {
-            w = ClaimsReport.write(files, dir, claims);
+            w = ClaimsReport.write(files, dir, claims, peers.isEmpty() ? Peers.none() : Peers.load(peers));
         } catch (JsonParseException | IllegalStateException e) {
             throw notJmh(e);
         } catch (IOException e) {
@@ -120,6 +129,12 @@ final class ClaimsCommand implements Callable<Integer> {
         System.out.println("claims report: " + w.markdown() + " and " + w.html() + " (" + w.results().size()
                 + " claims: " + w.summary() + ")");
         return 0;
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static Cli.BadInput notJmh(RuntimeException e) {

@@ -102,6 +102,12 @@ final class Fixtures {
             return rounds(RUN, selection.group().label(), selection.label(), rounds);
         }
 
+        /** One more JVM argument of the fork, e.g. an external gateway's command template. */
+        Result jvmArg(String arg) {
+            json.getAsJsonArray("jvmArgs").add(arg);
+            return this;
+        }
+
         /** Marks the result as twin A or B of a null experiment. */
         Result twin(String twin) {
             JsonObject lb = json.getAsJsonObject("loopbench");
