@@ -68,6 +68,9 @@ public final class ClaimsReport {
         Path dir = out.toAbsolutePath().normalize();
         Files.createDirectories(dir.resolve(CHARTS));
         List<ClaimResult> results = claims.stream().map(c -> ClaimResult.evaluate(c, m)).toList();
+        // Each claim's gateways measured apart, evaluated once for the page and the JSON.
+        Map<String, List<Peers.Row>> peerRows = new LinkedHashMap<>();
+        claims.forEach(c -> peerRows.put(c.id(), peers.rows(c)));
 
         Map<String, byte[]> pngs = new LinkedHashMap<>();
         Map<String, Path> chartFiles = new LinkedHashMap<>();
@@ -147,7 +150,7 @@ public final class ClaimsReport {
         page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict", "basis"), rows);
 
         for (ClaimResult r : results) {
-            section(page, r, m, dir, pngs, peers);
+            section(page, r, m, dir, pngs, peerRows.get(r.claim().id()));
         }
         page.heading(2, "How to read the numbers", "method");
         page.bullets(List.of(
@@ -171,7 +174,7 @@ public final class ClaimsReport {
         Path json = dir.resolve(JSON);
         AtomicFile.write(md, page.markdown().getBytes(StandardCharsets.UTF_8));
         AtomicFile.write(html, page.html().getBytes(StandardCharsets.UTF_8));
-        AtomicFile.write(json, json(results, m, peers, dir).getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(json, json(results, m, peers, dir, peerRows).getBytes(StandardCharsets.UTF_8));
         return new Written(md, html, json, results, chartFiles);
     }
 
@@ -235,7 +238,7 @@ public final class ClaimsReport {
     }
 
     private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs,
-                                Peers peers) {
+                                List<Peers.Row> peerRows) {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
         page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
@@ -276,7 +279,6 @@ public final class ClaimsReport {
             page.table(List.of("supporting check (decides nothing)", "measured ratio [95% CI]", "article",
                     "method, rounds / forks", "what"), rows);
         }
-        List<Peers.Row> peerRows = peers.rows(c);
         if (!peerRows.isEmpty()) {
             page.paragraph("**The real gateways in the stand-in's place (decide nothing).** The same checks with each "
                     + "gateway measured apart from this run, under the same load, in loopbench's L7 proxy's place: "
@@ -419,7 +421,8 @@ public final class ClaimsReport {
     }
 
     /** report.json: each claim's verdict, and each check's figures. */
-    static String json(List<ClaimResult> results, Measurements m, Peers peers, Path dir) {
+    static String json(List<ClaimResult> results, Measurements m, Peers peers, Path dir,
+                       Map<String, List<Peers.Row>> peerRows) {
         JsonObject root = new JsonObject();
         JsonArray runs = new JsonArray();
         m.runs().forEach(runs::add);
@@ -441,11 +444,11 @@ public final class ClaimsReport {
             o.addProperty("saturatedGenerator", saturatedGenerator(r, m));
             o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
             o.add("supporting", checks(r.supporting(), null));
-            List<Peers.Row> peerRows = peers.rows(r.claim());
-            if (!peerRows.isEmpty()) {
-                JsonArray a = checks(peerRows.stream().map(Peers.Row::result).toList(), null);
+            List<Peers.Row> rows = peerRows.get(r.claim().id());
+            if (!rows.isEmpty()) {
+                JsonArray a = checks(rows.stream().map(Peers.Row::result).toList(), null);
                 for (int i = 0; i < a.size(); i++) {
-                    a.get(i).getAsJsonObject().addProperty("gateway", peerRows.get(i).gateway());
+                    a.get(i).getAsJsonObject().addProperty("gateway", rows.get(i).gateway());
                 }
                 o.add("peers", a);
             }
