@@ -177,8 +177,11 @@ public final class EndToEndTrial implements AutoCloseable {
         }
         Host host = new Host(network == null ? null : network.namespace(role),
                 placement == null ? null : placement.cpus(role));
+        long start = System.nanoTime();
         ServerProcess p = ServerProcess.start(command, all, host);
         servers.put(role, p);
+        System.out.println("loopbench: " + p + " (" + host + ") set up in " + (System.nanoTime() - start) / 1_000_000
+                + " ms");
         if (placement != null) {
             placement.started(role, p.pid());
         }
