@@ -71,6 +71,9 @@ public final class ClaimsReport {
         // Each claim's gateways measured apart, evaluated once for the page and the JSON.
         Map<String, List<Peers.Row>> peerRows = new LinkedHashMap<>();
         claims.forEach(c -> peerRows.put(c.id(), peers.rows(c)));
+        // Likewise each claim's caution about a saturated load generator (null if none).
+        Map<String, String> saturated = new LinkedHashMap<>();
+        results.forEach(r -> saturated.put(r.claim().id(), saturatedGenerator(r, m)));
 
         Map<String, byte[]> pngs = new LinkedHashMap<>();
         Map<String, Path> chartFiles = new LinkedHashMap<>();
@@ -150,7 +153,7 @@ public final class ClaimsReport {
         page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict", "basis"), rows);
 
         for (ClaimResult r : results) {
-            section(page, r, m, dir, pngs, peerRows.get(r.claim().id()));
+            section(page, r, m, dir, pngs, peerRows.get(r.claim().id()), saturated.get(r.claim().id()));
         }
         page.heading(2, "How to read the numbers", "method");
         page.bullets(List.of(
@@ -174,7 +177,7 @@ public final class ClaimsReport {
         Path json = dir.resolve(JSON);
         AtomicFile.write(md, page.markdown().getBytes(StandardCharsets.UTF_8));
         AtomicFile.write(html, page.html().getBytes(StandardCharsets.UTF_8));
-        AtomicFile.write(json, json(results, m, peers, dir, peerRows).getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(json, json(results, m, peers, dir, peerRows, saturated).getBytes(StandardCharsets.UTF_8));
         return new Written(md, html, json, results, chartFiles);
     }
 
@@ -238,11 +241,10 @@ public final class ClaimsReport {
     }
 
     private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs,
-                                List<Peers.Row> peerRows) {
+                                List<Peers.Row> peerRows, String saturated) {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
         page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
-        String saturated = saturatedGenerator(r, m);
         if (saturated != null) {
             page.paragraph(saturated);
         }
@@ -422,7 +424,7 @@ public final class ClaimsReport {
 
     /** report.json: each claim's verdict, and each check's figures. */
     static String json(List<ClaimResult> results, Measurements m, Peers peers, Path dir,
-                       Map<String, List<Peers.Row>> peerRows) {
+                       Map<String, List<Peers.Row>> peerRows, Map<String, String> saturated) {
         JsonObject root = new JsonObject();
         JsonArray runs = new JsonArray();
         m.runs().forEach(runs::add);
@@ -441,7 +443,7 @@ public final class ClaimsReport {
             o.addProperty("verdict", r.verdict().label());
             o.addProperty("provisional", r.provisional());
             o.addProperty("reason", r.reason());
-            o.addProperty("saturatedGenerator", saturatedGenerator(r, m));
+            o.addProperty("saturatedGenerator", saturated.get(r.claim().id()));
             o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
             o.add("supporting", checks(r.supporting(), null));
             List<Peers.Row> rows = peerRows.get(r.claim().id());

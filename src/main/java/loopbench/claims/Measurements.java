@@ -7,6 +7,7 @@ import loopbench.report.JmhResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -29,14 +30,17 @@ public final class Measurements {
     private final List<SideFile> sideFiles;
     private final List<Path> flameRoots;
     private final List<String> problems;
+    /** The results of each JSON file read, as read (empty for results given directly). */
+    private final Map<Path, List<JmhResult>> bySource;
 
     private Measurements(List<Path> sources, List<JmhResult> results, List<SideFile> sideFiles, List<Path> flameRoots,
-                         List<String> problems) {
+                         List<String> problems, Map<Path, List<JmhResult>> bySource) {
         this.sources = List.copyOf(sources);
         this.results = List.copyOf(results);
         this.sideFiles = List.copyOf(sideFiles);
         this.flameRoots = List.copyOf(flameRoots);
         this.problems = List.copyOf(problems);
+        this.bySource = Collections.unmodifiableMap(new LinkedHashMap<>(bySource));
     }
 
     /** Reads JMH JSON files and what lies next to them. Throws IOException for a file that is not JMH's JSON. */
@@ -45,8 +49,11 @@ public final class Measurements {
         List<SideFile> side = new ArrayList<>();
         Set<Path> dirs = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
+        Map<Path, List<JmhResult>> bySource = new LinkedHashMap<>();
         for (Path f : jsonFiles) {
-            all.addAll(JmhResult.read(f));
+            List<JmhResult> read = JmhResult.read(f);
+            bySource.put(f, read);
+            all.addAll(read);
             dirs.add(f.toAbsolutePath().getParent());
         }
         List<Path> flame = new ArrayList<>();
@@ -54,12 +61,35 @@ public final class Measurements {
             side.addAll(SideFile.readAll(d.resolve(EndToEndMetrics.SIDE_FILE_DIR), problems));
             flame.add(d.resolve(FlameGraphs.SUITE_DIR));
         }
-        return new Measurements(jsonFiles, distinct(all), side, flame, problems);
+        return new Measurements(jsonFiles, distinct(all), side, flame, problems, bySource);
+    }
+
+    /** The results read from one of the JSON files these were loaded from, as read. */
+    public List<JmhResult> resultsOf(Path jsonFile) {
+        List<JmhResult> r = bySource.get(jsonFile);
+        if (r == null) {
+            throw new IllegalArgumentException(jsonFile + " is not among the files read: " + bySource.keySet());
+        }
+        return r;
+    }
+
+    /**
+     * Only the results of {@code jsonFiles} (some of the files these were loaded from), with the same side files:
+     * to evaluate subsets of one set of inputs without reading any file twice.
+     */
+    public Measurements only(List<Path> jsonFiles) {
+        List<JmhResult> r = new ArrayList<>();
+        Map<Path, List<JmhResult>> sub = new LinkedHashMap<>();
+        for (Path f : jsonFiles) {
+            sub.put(f, resultsOf(f));
+            r.addAll(sub.get(f));
+        }
+        return new Measurements(jsonFiles, distinct(r), sideFiles, flameRoots, problems, sub);
     }
 
     /** Results given directly (tests). */
     public static Measurements of(List<JmhResult> results, List<SideFile> sideFiles) {
-        return new Measurements(List.of(), distinct(results), sideFiles, List.of(), List.of());
+        return new Measurements(List.of(), distinct(results), sideFiles, List.of(), List.of(), Map.of());
     }
 
     /** The results, a later one replacing an earlier one of the same key, group, arm and twin. */

@@ -56,10 +56,11 @@ public final class Peers {
 
     /** Reads the gateways' and the references' JMH JSON files; IOException for a file that holds no result. */
     public static Peers load(List<Path> files) throws IOException {
+        Measurements all = Measurements.load(files); // each file and side-file folder read once
         List<Path> references = new ArrayList<>();
         Map<Path, JmhResult> gateways = new LinkedHashMap<>();
         for (Path f : files) {
-            List<JmhResult> results = JmhResult.read(f);
+            List<JmhResult> results = all.resultsOf(f);
             JmhResult gateway = results.stream().filter(r -> !"direct".equals(r.param("layer"))).findFirst()
                     .orElse(null);
             if (results.isEmpty()) {
@@ -74,8 +75,7 @@ public final class Peers {
         for (Map.Entry<Path, JmhResult> g : gateways.entrySet()) {
             List<Path> in = new ArrayList<>(references);
             in.add(g.getKey());
-            targets.add(new Target(name(g.getValue()), g.getValue().param("layer"), g.getKey(),
-                    Measurements.load(in)));
+            targets.add(new Target(name(g.getValue()), g.getValue().param("layer"), g.getKey(), all.only(in)));
         }
         return new Peers(files, targets);
     }
