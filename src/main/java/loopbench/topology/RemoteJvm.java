@@ -73,7 +73,7 @@ public record RemoteJvm(SshHost host, String java, int feature, String classPath
             throw new IllegalStateException("no loopbench jar to copy to " + host + ": " + localJar
                     + " is not a file (give jar= in the hosts file: where loopbench.jar is on the hosts)");
         }
-        String remote = "/tmp/loopbench-" + sha256(localJar).substring(0, 16) + ".jar";
+        String remote = remotePath(localJar);
         if (host.run(List.of("test", "-r", remote)).exitCode() == 0) {
             return remote; // copied by an earlier run: same content, same name
         }
@@ -85,6 +85,11 @@ public record RemoteJvm(SshHost host, String java, int feature, String classPath
         }
         host.check(List.of("mv", "-f", partial, remote));
         return remote;
+    }
+
+    /** Where a host keeps its copy of {@code localJar}: /tmp/loopbench-SHA.jar, a name of its content. */
+    public static String remotePath(Path localJar) {
+        return "/tmp/loopbench-" + sha256(localJar).substring(0, 16) + ".jar";
     }
 
     /**

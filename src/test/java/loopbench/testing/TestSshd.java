@@ -2,6 +2,7 @@ package loopbench.testing;
 
 import loopbench.process.CommandTemplate;
 import loopbench.process.ExternalProcess;
+import loopbench.topology.RemoteJvm;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -12,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
+import java.util.stream.Stream;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
@@ -71,6 +74,21 @@ public final class TestSshd implements BeforeAllCallback, AfterAllCallback {
     public void afterAll(ExtensionContext context) {
         if (sshd != null) {
             sshd.stop();
+        }
+        Path jar = dir == null ? null : dir.resolve("classpath.jar");
+        if (jar != null && Files.exists(jar)) { // "the other host" is this one: its copy of the test's jar goes too
+            try {
+                Files.deleteIfExists(Paths.get(RemoteJvm.remotePath(jar)));
+            } catch (IOException e) {
+                System.err.println("TestSshd: cannot remove the copy of " + jar + ": " + e.getMessage());
+            }
+        }
+        if (dir != null) { // its keys, config and known hosts
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                System.err.println("TestSshd: cannot remove " + dir + ": " + e.getMessage());
+            }
         }
     }
 
