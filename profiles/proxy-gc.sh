@@ -34,7 +34,7 @@ lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
-work=$(lb_tmpdir)
+lb_tmpdir work
 lb_start_origin "$out/origin"
 for c in "${names[@]}"; do
   lb_start_proxy "$out/proxy-$c" "$layer" epoll "${flag[$c]}"

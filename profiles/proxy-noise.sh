@@ -28,7 +28,7 @@ lb_require_loopbench
 
 mkdir -p "$out"
 lb_cleanup_on_exit
-work=$(lb_tmpdir)
+lb_tmpdir work
 lb_start_origin "$out/origin"
 lb_start_proxy "$out/proxy" "$layer" epoll
 proxy_pid=$lb_started_pid proxy_port=$lb_started_port

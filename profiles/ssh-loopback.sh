@@ -29,7 +29,7 @@ lb_require_tools "apt-get install python3" python3
 lb_require_java
 
 lb_cleanup_on_exit
-dir=$(lb_tmpdir)
+lb_tmpdir dir
 for key in host_key client_key; do ssh-keygen -q -t ed25519 -N '' -C loopbench-ssh-loopback -f "$dir/$key"; done
 cp "$dir/client_key.pub" "$dir/authorized_keys"
 cat >"$dir/sshd_config" <<EOF

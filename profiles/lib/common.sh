@@ -178,11 +178,12 @@ lb_run() {
   return "$rc"
 }
 
-# lb_tmpdir: makes a temporary directory, removed at exit, and prints its path.
+# lb_tmpdir VAR: makes a temporary directory, removed at exit, and sets VAR to its path. (Not "$(lb_tmpdir)": a
+# command substitution is a subshell, whose exit hook would be lost and the directory left behind.)
 lb_tmpdir() {
   local d; d=$(mktemp -d "${TMPDIR:-/tmp}/${lb_name%.*}.XXXXXX")
   lb_at_exit "rm -rf '$d'"
-  echo "$d"
+  printf -v "$1" '%s' "$d"
 }
 
 # ---- servers ----

@@ -118,7 +118,7 @@ fi
 # The JVM flags the suite gives its server processes, for $java_bin's release.
 mapfile -t jvm_flags < <(lb_server_flags "$java_bin")
 lb_cleanup_on_exit
-work=$(lb_tmpdir)
+lb_tmpdir work
 mkdir -p "$out"
 
 # --before: a jar, or a git revision built in a temporary worktree.

@@ -42,10 +42,11 @@ class ProfileScriptsTest {
     private static final String TWIN_SPREAD = "profiles/twin-spread.py";
     private static final String EXTERNAL = "profiles/reference-proxies/external.sh";
     private static final String ALLOC_DIFF = "profiles/alloc-diff.py";
+    private static final String SSH_LOOPBACK = "profiles/ssh-loopback.sh";
 
     @ParameterizedTest
     @ValueSource(strings = {GATE_PROOF, SOAK, COMPARE, LATENCY, CLAIMS_NULL, PROFILE, NOISE, GC, BREAKDOWN, GATE_STATS,
-            EXTERNAL, ALLOC_DIFF})
+            EXTERNAL, ALLOC_DIFF, SSH_LOOPBACK})
     void helpPrintsTheUsageAndExitsZero(String script) throws Exception {
         Result r = run(script, "--help");
         assertEquals(0, r.exit, r.stderr);
@@ -141,7 +142,11 @@ class ProfileScriptsTest {
                 Arguments.of(ALLOC_DIFF, List.of("README.md", "README.md", "--before-bytes", "1", "--after-bytes", "1"),
                         List.of("README.md: not a collapsed-stack line")),
                 Arguments.of(ALLOC_DIFF, List.of("a.csv", "b.csv", "--before-bytes", "0", "--after-bytes", "1"),
-                        List.of("--before-bytes 0.0", "must be > 0")));
+                        List.of("--before-bytes 0.0", "must be > 0")),
+                Arguments.of(SSH_LOOPBACK, List.of("--bogus"), List.of("unknown option '--bogus'", "--roles LIST")),
+                Arguments.of(SSH_LOOPBACK, List.of("--roles", "proxy,db", "--", "true"),
+                        List.of("--roles: role 'db'", "valid: client, proxy, origin, echo")),
+                Arguments.of(SSH_LOOPBACK, List.of("--roles", "proxy"), List.of("no COMMAND after --")));
     }
 
     @ParameterizedTest
@@ -153,6 +158,29 @@ class ProfileScriptsTest {
             assertTrue(r.stderr.contains(e), "stderr should contain \"" + e + "\": " + r.stderr);
         }
         assertEquals("", r.stdout, "nothing started");
+    }
+
+    /**
+     * The loopback "other machine": an sshd of the script's own that lets the hosts file's key in, named by the hosts
+     * file for the roles asked, for as long as the command runs; nothing of it left after.
+     */
+    @Test
+    void sshLoopbackRunsTheCommandWithAnSshdForTheRoles(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/sshd")), "/usr/sbin/sshd is not installed (apt-get install "
+                + "openssh-server; .ci/run installs it when it runs as root)");
+        Path hosts = dir.resolve("hosts.properties");
+        String login = "o=$(sed -n 's/^ssh.options=//p' \"$LOOPBENCH_HOSTS\"); "
+                + "p=$(sed -n 's/^origin=.*:\\([0-9]*\\)$/\\1/p' \"$LOOPBENCH_HOSTS\"); "
+                + "ssh $o -o BatchMode=yes -p \"$p\" \"$(id -un)@127.0.0.1\" echo logged-in-there";
+        Result r = run(SSH_LOOPBACK, "--roles", "origin,echo", "--hosts-file", hosts.toString(), "--", "bash", "-c",
+                "cat \"$LOOPBENCH_HOSTS\"; " + login);
+        assertEquals(0, r.exit, r.stderr);
+        assertTrue(r.stdout.matches("(?s).*\norigin=ssh://[^@]+@127\\.0\\.0\\.1:\\d+\n.*"), r.stdout);
+        assertTrue(r.stdout.matches("(?s).*\necho=ssh://[^@]+@127\\.0\\.0\\.1:\\d+\n.*"), r.stdout);
+        assertFalse(r.stdout.contains("proxy="), r.stdout);
+        assertTrue(r.stdout.contains("logged-in-there"), r.stdout + r.stderr);
+        String key = r.stdout.replaceAll("(?s).*ssh\\.options=-i (\\S+).*", "$1");
+        assertFalse(Files.exists(Path.of(key)), "the generated key is removed at the end: " + key);
     }
 
     /** An object only the after build allocates shows up at its site, scaled to the bytes per operation given. */
