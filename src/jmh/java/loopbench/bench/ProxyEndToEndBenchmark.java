@@ -55,7 +55,7 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
     static final String DEFAULT_EPOLL_MODE = "default";
 
     /** The command template of {@code layer=external}. */
-    public static final String EXTERNAL_PROXY = "loopbench.external.proxy";
+    public static final String EXTERNAL_PROXY = EndToEndMetrics.EXTERNAL_PROXY_PROPERTY;
     static final String EXTERNAL = "external";
     static final List<String> LAYERS = List.of("direct", "4", "7", EXTERNAL);
 

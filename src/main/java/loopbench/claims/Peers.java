@@ -1,5 +1,6 @@
 package loopbench.claims;
 
+import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -31,8 +33,6 @@ public final class Peers {
             ClaimCatalog.LINK, ClaimCatalog.PLACEMENT);
     /** The stand-in these results replace. */
     static final String STAND_IN_LAYER = "7";
-    /** The property that carries an external gateway's command template into the fork (ProxyEndToEndBenchmark). */
-    static final String EXTERNAL_PROXY_PROPERTY = "-Dloopbench.external.proxy=";
 
     /** One gateway: its name, its layer parameter, the file it came from, with the references beside it. */
     public record Target(String name, String layer, Path source, Measurements measurements) {
@@ -86,8 +86,7 @@ public final class Peers {
         if (!"external".equals(layer)) {
             return "loopbench L" + layer;
         }
-        String command = r.jvmArgs().stream().filter(a -> a.startsWith(EXTERNAL_PROXY_PROPERTY)).findFirst()
-                .map(a -> a.substring(EXTERNAL_PROXY_PROPERTY.length())).orElse("");
+        String command = Objects.requireNonNullElse(r.systemProperty(EndToEndMetrics.EXTERNAL_PROXY_PROPERTY), "");
         String c = command.toLowerCase(Locale.ROOT);
         if (c.contains("zuul")) {
             return "Zuul 2";

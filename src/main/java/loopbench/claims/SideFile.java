@@ -88,7 +88,9 @@ public final class SideFile {
     /**
      * Whether this trial measured {@code r}: same benchmark method, the same parameters, and the same run (and arm,
      * when the result has one). A result without a run id (a run before side files were tied to runs) takes only
-     * side files without one.
+     * side files without one. A gateway that is not loopbench's must also be the same one: the side file's command
+     * template, where it names one, the result's {@code -Dloopbench.external.proxy} (two gateways measured with the
+     * same parameters differ only there).
      */
     public boolean matches(JmhResult r) {
         String b = benchmark;
@@ -96,7 +98,24 @@ public final class SideFile {
         if (!sameBenchmark || !params.equals(r.params()) || !Objects.equals(run(), r.run())) {
             return false;
         }
-        return r.arm() == null || r.arm().equals(arm());
+        if (r.arm() != null && !r.arm().equals(arm())) {
+            return false;
+        }
+        String external = externalTemplate();
+        return external == null || external.equals(r.systemProperty(EndToEndMetrics.EXTERNAL_PROXY_PROPERTY));
+    }
+
+    /** The command template of the gateway that is not loopbench's in this trial, or null (none, or an older file). */
+    public String externalTemplate() {
+        if (!json.has("stack") || !json.get("stack").isJsonObject()) {
+            return null;
+        }
+        for (var e : json.getAsJsonObject("stack").entrySet()) {
+            if (e.getValue().isJsonObject() && e.getValue().getAsJsonObject().has(EndToEndMetrics.EXTERNAL)) {
+                return e.getValue().getAsJsonObject().get(EndToEndMetrics.EXTERNAL).getAsString();
+            }
+        }
+        return null;
     }
 
     public Path file() {

@@ -121,7 +121,8 @@ public final class EndToEndMetrics {
      * The directory, under a suite's output directory (e.g. {@code target/jmh/e2e}), where every end-to-end trial
      * leaves {@code <Class>.<method>-<params>-<pid>.json}: {"benchmark", "params", "fork", "stack": per component
      * (client, proxy, origin, echo) what it ran on ({"netty": version, "transport", and "epoll-mode" where epoll
-     * reports one; as the servers' ready lines say), "load": the load generator's result JSON over the measurement
+     * reports one; as the servers' ready lines say; for a gateway that is not loopbench's, {"external": its command
+     * template}), "load": the load generator's result JSON over the measurement
      * iterations (the format of {@code loopbench load --json}, with the full corrected latency distribution and the
      * per-second series), "memory": per server, its last {@link loopbench.metrics.MemoryReport} ({"netty", "allocator",
      * and each figure in bytes}), "placement": where each process ran
@@ -135,6 +136,12 @@ public final class EndToEndMetrics {
 
     /** The system property that tells a benchmark fork where to write its side files. */
     public static final String SIDE_FILE_PROPERTY = "loopbench.e2e.dir";
+
+    /** The system property with the command template of {@code layer=external}: the gateway that is measured. */
+    public static final String EXTERNAL_PROXY_PROPERTY = "loopbench.external.proxy";
+
+    /** In a side file's "stack", a gateway that is not loopbench's: its command template. */
+    public static final String EXTERNAL = "external";
 
     /** The unit of a metric of this list, as JMH's JSON and the tables show it. */
     public static String unit(String name) {

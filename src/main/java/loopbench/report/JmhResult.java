@@ -124,6 +124,18 @@ public final class JmhResult {
         return args;
     }
 
+    /** The value of {@code -Dname=VALUE} among the fork's JVM arguments (the last one wins, as in java), or null. */
+    public String systemProperty(String name) {
+        String prefix = "-D" + name + "=";
+        String value = null;
+        for (String a : jvmArgs()) {
+            if (a.startsWith(prefix)) {
+                value = a.substring(prefix.length());
+            }
+        }
+        return value;
+    }
+
     /** The primary metric ({@link #PRIMARY}) or a secondary one by name; null if the result has no such metric. */
     public Metric metric(String name) {
         if (PRIMARY.equals(name)) {

@@ -74,6 +74,8 @@ class ExternalTargetEndToEndTest {
         JsonObject side = SmallBenchmarks.onlySideFile(sideFiles);
         assertTrue(side.get("external.proxy").getAsString().contains("loopbench.cli.Main proxy --listen 127.0.0.1:"
                 + proxy.port()), side::toString);
+        assertEquals(proxyTemplate(), side.getAsJsonObject("stack").getAsJsonObject(EndToEndMetrics.PROXY)
+                .get(EndToEndMetrics.EXTERNAL).getAsString(), "the template, which ties it to its JMH result");
     }
 
     @Test

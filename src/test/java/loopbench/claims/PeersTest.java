@@ -3,6 +3,7 @@ package loopbench.claims;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import loopbench.report.EndToEndMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +37,7 @@ class PeersTest {
     private Path file(String name, Selection s, String template, double... forks) throws IOException {
         Fixtures.Result r = new Fixtures().result(s, "thrpt", "ops/s").forks(forks);
         if (template != null) {
-            r.jvmArg(Peers.EXTERNAL_PROXY_PROPERTY + template);
+            r.jvmArg("-D" + EndToEndMetrics.EXTERNAL_PROXY_PROPERTY + "=" + template);
         }
         Path json = r.add().write(dir.resolve(name));
         Path named = json.resolveSibling(name + ".json");

@@ -1,5 +1,7 @@
 package loopbench.claims;
 
+import com.google.gson.JsonObject;
+import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -43,6 +46,49 @@ class SideFileRunTest {
         String md = Files.readString(w.markdown());
         assertTrue(md.contains("3 side file(s) next to the input belong to no result read here"), md);
         assertTrue(md.contains("of run " + Fixtures.RUN), md);
+    }
+
+    /**
+     * Two gateways measured with the same parameters (nginx and HAProxy as layer=external, plain JMH runs without a
+     * run id) differ only in their command templates: each result reads the side files of its own gateway, and an
+     * older side file that names no template is taken by both, as before.
+     */
+    @Test
+    void eachExternalGatewayReadsOnlyItsOwnSideFiles(@TempDir Path dir) throws Exception {
+        Selection s = ClaimCatalog.COLD_L7;
+        Fixtures f = new Fixtures();
+        String property = "-D" + EndToEndMetrics.EXTERNAL_PROXY_PROPERTY + "=";
+        f.result(s, "ss", "s/op").forks(30).jvmArg(property + "nginx -c a.conf").add();
+        f.result(s, "ss", "s/op").forks(30).jvmArg(property + "haproxy -f b.cfg").add();
+        List<JmhResult> results = f.results();
+        SideFile nginx = side(dir, s, 1, "nginx -c a.conf");
+        SideFile haproxy = side(dir, s, 2, "haproxy -f b.cfg");
+        SideFile older = side(dir, s, 3, null);
+        assertEquals("nginx -c a.conf", nginx.externalTemplate());
+        assertTrue(nginx.matches(results.get(0)));
+        assertFalse(nginx.matches(results.get(1)));
+        assertTrue(haproxy.matches(results.get(1)));
+        assertFalse(haproxy.matches(results.get(0)));
+        assertTrue(older.matches(results.get(0)) && older.matches(results.get(1)));
+    }
+
+    private static SideFile side(Path dir, Selection s, int fork, String template) throws Exception {
+        JsonObject o = new JsonObject();
+        o.addProperty("benchmark", "loopbench.bench." + s.benchmark());
+        JsonObject params = new JsonObject();
+        s.params().forEach(params::addProperty);
+        o.add("params", params);
+        o.addProperty("fork", fork);
+        o.add("load", new JsonObject());
+        JsonObject stack = new JsonObject();
+        JsonObject proxy = new JsonObject();
+        if (template != null) {
+            proxy.addProperty(EndToEndMetrics.EXTERNAL, template);
+        }
+        stack.add("proxy", proxy);
+        o.add("stack", stack);
+        Path file = Files.writeString(dir.resolve("side-" + fork + ".json"), o.toString());
+        return SideFile.read(file);
     }
 
     @Test
