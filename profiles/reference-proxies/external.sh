@@ -55,13 +55,20 @@ for pair in "--forks=$forks" "--warmup-iterations=$warmup_iterations" "--iterati
 done
 jar="$root/target/benchmarks.jar" zuul="$root/target/peers/zuul.jar"
 
+# nginx's and HAProxy's files (configuration, nginx's logs and temp dirs), one directory per fork, all under one
+# scratch directory removed when this script ends (the gateway execs in place of its shell, which cannot clean up).
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/external.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # The command templates (run by /bin/sh -c; {listenPort}, {backendHost}, {backendPort} are filled in by the benchmark).
 subst='-e "s/@LISTEN@/127.0.0.1:{listenPort}/" -e "s/@BACKEND@/{backendHost}:{backendPort}/"'
 declare -A template
-template[nginx]="d=\$(mktemp -d) && mkdir \$d/logs && sed $subst -e \"s#@PREFIX@#\$d#g\""
+template[nginx]="d=\$(mktemp -d -p $scratch) && mkdir \$d/logs && sed $subst -e \"s#@PREFIX@#\$d#g\""
 template[nginx]+=" -e \"s/@KEEPALIVE@/$connections/\" $here/nginx.conf > \$d/nginx.conf"
 template[nginx]+=" && exec nginx -p \$d -c \$d/nginx.conf -g \"daemon off;\""
-template[haproxy]="d=\$(mktemp -d) && sed $subst -e \"s/@MODE@/http/\" $here/haproxy.cfg > \$d/h.cfg"
+template[haproxy]="d=\$(mktemp -d -p $scratch) && sed $subst -e \"s/@MODE@/http/\" $here/haproxy.cfg > \$d/h.cfg"
 template[haproxy]+=" && printf \"    option http-keep-alive\\n    option forwardfor\\n    http-reuse always\\n\""
 template[haproxy]+=" >> \$d/h.cfg && exec haproxy -db -f \$d/h.cfg"
 template[zuul]="exec java -Xms1g -Xmx1g -jar $zuul --listen 127.0.0.1:{listenPort}"
