@@ -127,6 +127,17 @@ final class Fixtures {
         }
     }
 
+    /** The start of a side file of one fork of {@code s}: {"benchmark", "params", "fork"}. */
+    static JsonObject sideFile(Selection s, int fork) {
+        JsonObject o = new JsonObject();
+        o.addProperty("benchmark", "loopbench.bench." + s.benchmark());
+        JsonObject params = new JsonObject();
+        s.params().forEach(params::addProperty);
+        o.add("params", params);
+        o.addProperty("fork", fork);
+        return o;
+    }
+
     /** Each fork's value repeated over {@code iterations} iterations. */
     static double[][] rows(double[] forkValues, int iterations) {
         double[][] raw = new double[forkValues.length][iterations];
@@ -173,12 +184,7 @@ final class Fixtures {
      */
     Fixtures side(Selection s, int fork, long[] perSecondRequests, double[] durations, double[][] corrected,
                   String run, Integer round, String arm) {
-        JsonObject o = new JsonObject();
-        o.addProperty("benchmark", "loopbench.bench." + s.benchmark());
-        JsonObject params = new JsonObject();
-        s.params().forEach(params::addProperty);
-        o.add("params", params);
-        o.addProperty("fork", fork);
+        JsonObject o = sideFile(s, fork);
         if (run != null) {
             o.addProperty("run", run);
             o.addProperty("arm", arm != null ? arm : s.label());

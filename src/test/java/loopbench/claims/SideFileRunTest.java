@@ -73,12 +73,7 @@ class SideFileRunTest {
     }
 
     private static SideFile side(Path dir, Selection s, int fork, String template) throws Exception {
-        JsonObject o = new JsonObject();
-        o.addProperty("benchmark", "loopbench.bench." + s.benchmark());
-        JsonObject params = new JsonObject();
-        s.params().forEach(params::addProperty);
-        o.add("params", params);
-        o.addProperty("fork", fork);
+        JsonObject o = Fixtures.sideFile(s, fork);
         o.add("load", new JsonObject());
         JsonObject stack = new JsonObject();
         JsonObject proxy = new JsonObject();
