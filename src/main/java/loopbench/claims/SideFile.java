@@ -86,9 +86,9 @@ public final class SideFile {
     }
 
     /**
-     * Whether this trial measured {@code r}: same benchmark method, the same parameters, and the same run (and arm,
-     * when the result has one). A result without a run id (a run before side files were tied to runs) takes only
-     * side files without one. A gateway that is not loopbench's must also be the same one: the side file's command
+     * Whether this trial measured {@code r}: same benchmark method, the same parameters, and the same run (and arm
+     * and group, when the result has them). A result without a run id (a run before side files were tied to runs)
+     * takes only side files without one. A gateway that is not loopbench's must also be the same one: the side file's command
      * template, where it names one, the result's {@code -Dloopbench.external.proxy} (two gateways measured with the
      * same parameters differ only there).
      */
@@ -99,6 +99,11 @@ public final class SideFile {
             return false;
         }
         if (r.arm() != null && !r.arm().equals(arm())) {
+            return false;
+        }
+        // Two lines of a run may share benchmark, parameters and arm label (e.g. the same line on Netty 4.1 and 4.2):
+        // the group, the line's label, tells them apart.
+        if (r.group() != null && group() != null && !r.group().equals(group())) {
             return false;
         }
         String external = externalTemplate();
@@ -139,6 +144,11 @@ public final class SideFile {
     /** The rounds engine's arm, or null. */
     public String arm() {
         return string("arm");
+    }
+
+    /** The rounds engine's group (the profile line's label) that wrote this file, or null. */
+    public String group() {
+        return string("group");
     }
 
     /** The round this fork ran in, or null outside the rounds engine. */

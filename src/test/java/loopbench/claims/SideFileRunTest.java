@@ -72,6 +72,35 @@ class SideFileRunTest {
         assertTrue(older.matches(results.get(0)) && older.matches(results.get(1)));
     }
 
+    /**
+     * The same line on Netty 4.1 and 4.2 (two groups of one run, the same benchmark, parameters and arm label): each
+     * result reads the side files of its own group only (they name the Netty each server ran).
+     */
+    @Test
+    void twoGroupsWithTheSameArmEachReadTheirOwnSideFiles(@TempDir Path dir) throws Exception {
+        Selection s = ClaimCatalog.COLD_L7;
+        Fixtures f = new Fixtures();
+        f.result(s, "ss", "s/op").forks(30).rounds(Fixtures.RUN, "line-41", "a01", 1).add();
+        f.result(s, "ss", "s/op").forks(30).rounds(Fixtures.RUN, "line-42", "a01", 1).add();
+        List<JmhResult> results = f.results();
+        SideFile of41 = grouped(dir, s, 1, "line-41");
+        SideFile of42 = grouped(dir, s, 2, "line-42");
+        assertTrue(of41.matches(results.get(0)));
+        assertFalse(of41.matches(results.get(1)));
+        assertTrue(of42.matches(results.get(1)));
+        assertFalse(of42.matches(results.get(0)));
+    }
+
+    private static SideFile grouped(Path dir, Selection s, int fork, String group) throws Exception {
+        JsonObject o = Fixtures.sideFile(s, fork);
+        o.addProperty("run", Fixtures.RUN);
+        o.addProperty("group", group);
+        o.addProperty("arm", "a01");
+        o.addProperty("round", 1);
+        o.add("load", new JsonObject());
+        return SideFile.read(Files.writeString(dir.resolve("grouped-" + fork + ".json"), o.toString()));
+    }
+
     private static SideFile side(Path dir, Selection s, int fork, String template) throws Exception {
         JsonObject o = Fixtures.sideFile(s, fork);
         o.add("load", new JsonObject());
