@@ -88,9 +88,9 @@ public final class SideFile {
     /**
      * Whether this trial measured {@code r}: same benchmark method, the same parameters, and the same run (and arm
      * and group, when the result has them). A result without a run id (a run before side files were tied to runs)
-     * takes only side files without one. A gateway that is not loopbench's must also be the same one: the side file's command
-     * template, where it names one, the result's {@code -Dloopbench.external.proxy} (two gateways measured with the
-     * same parameters differ only there).
+     * takes only side files without one. A gateway that is not loopbench's must also be the same one: the side
+     * file's command template, where it names one, the result's {@code -Dloopbench.external.proxy} (two gateways
+     * measured with the same parameters differ only there).
      */
     public boolean matches(JmhResult r) {
         String b = benchmark;
