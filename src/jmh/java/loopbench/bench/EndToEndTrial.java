@@ -71,8 +71,6 @@ public final class EndToEndTrial implements AutoCloseable {
     private final String benchmark;
     private final Map<String, String> params;
     private final Map<String, MeasuredProcess> servers = new LinkedHashMap<>();
-    /** The command template of each gateway that is not loopbench's, by role: what its side file names. */
-    private final Map<String, String> externalTemplates = new LinkedHashMap<>();
     /** {@code -Dloopbench.hosts}: servers on other machines (null: every one on this machine). */
     private final HostsFile hosts = HostsFile.fromSystemProperty().map(EndToEndTrial::serversOnly).orElse(null);
     private TrialPlacement placement;
@@ -210,7 +208,6 @@ public final class EndToEndTrial implements AutoCloseable {
         ExternalProcess p = ExternalProcess.start(role, template, backendHostPort.substring(0, colon),
                 Integer.parseInt(backendHostPort.substring(colon + 1)), Duration.ofSeconds(timeout), host::launch);
         servers.put(role, p);
-        externalTemplates.put(role, template.template());
         System.out.println("loopbench: external " + role + " accepting on " + p.hostPort() + " "
                 + (System.nanoTime() - start) / 1_000_000 + " ms after its start: " + p.command());
         if (placement != null) {
@@ -537,8 +534,8 @@ public final class EndToEndTrial implements AutoCloseable {
         servers.forEach((role, p) -> {
             JsonObject s = new JsonObject();
             p.stack().forEach(s::addProperty);
-            if (externalTemplates.containsKey(role)) {
-                s.addProperty(EndToEndMetrics.EXTERNAL, externalTemplates.get(role));
+            if (p instanceof ExternalProcess e) { // a gateway that is not loopbench's: what its side file names
+                s.addProperty(EndToEndMetrics.EXTERNAL, e.template().template());
             }
             stack.add(role, s);
         });

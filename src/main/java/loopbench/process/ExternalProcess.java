@@ -55,14 +55,17 @@ public final class ExternalProcess implements MeasuredProcess {
     }
 
     private final String role;
+    private final CommandTemplate template;
     private final String command;
     private final Process watchdog;
     private final long pid;
     private final int port;
     private final ProcessLog log;
 
-    private ExternalProcess(String role, String command, Process watchdog, long pid, int port, ProcessLog log) {
+    private ExternalProcess(String role, CommandTemplate template, String command, Process watchdog, long pid, int port,
+                            ProcessLog log) {
         this.role = role;
+        this.template = template;
         this.command = command;
         this.watchdog = watchdog;
         this.pid = pid;
@@ -97,7 +100,7 @@ public final class ExternalProcess implements MeasuredProcess {
             throw new UncheckedIOException("cannot start " + role + " '" + command + "': " + e.getMessage(), e);
         }
         long pid = readPid(watchdog, role, command, log);
-        ExternalProcess p = new ExternalProcess(role, command, watchdog, pid, port, log);
+        ExternalProcess p = new ExternalProcess(role, template, command, watchdog, pid, port, log);
         LIVE.add(p);
         try {
             p.awaitListening(startTimeout);
@@ -180,6 +183,11 @@ public final class ExternalProcess implements MeasuredProcess {
 
     public int port() {
         return port;
+    }
+
+    /** The template it was started from, placeholders unfilled: what names this gateway across forks. */
+    public CommandTemplate template() {
+        return template;
     }
 
     /** The command as run, placeholders filled in. */
