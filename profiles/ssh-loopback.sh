@@ -32,20 +32,7 @@ lb_cleanup_on_exit
 lb_tmpdir dir
 for key in host_key client_key; do ssh-keygen -q -t ed25519 -N '' -C loopbench-ssh-loopback -f "$dir/$key"; done
 cp "$dir/client_key.pub" "$dir/authorized_keys"
-cat >"$dir/sshd_config" <<EOF
-ListenAddress 127.0.0.1
-HostKey $dir/host_key
-PidFile $dir/sshd.pid
-AuthorizedKeysFile $dir/authorized_keys
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-LogLevel ERROR
-Subsystem sftp internal-sftp
-EOF
+sed "s#@DIR@#$dir#g" "$lb_root/profiles/lib/loopback-sshd.conf" >"$dir/sshd_config"
 [ "$(id -u)" = 0 ] && mkdir -p /run/sshd # its privilege separation directory
 port=$(lb_free_port)
 /usr/sbin/sshd -D -e -f "$dir/sshd_config" -o Port="$port" 2>"$dir/sshd.log" &

@@ -34,6 +34,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 public final class TestSshd implements BeforeAllCallback, AfterAllCallback {
     public static final Path SSHD = Paths.get("/usr/sbin/sshd");
+    /** Its configuration, shared with profiles/ssh-loopback.sh ({@code @DIR@}: the directory of its keys). */
+    static final Path CONFIG = Paths.get("profiles/lib/loopback-sshd.conf");
 
     private Path dir;
     private ExternalProcess sshd;
@@ -48,20 +50,8 @@ public final class TestSshd implements BeforeAllCallback, AfterAllCallback {
         keygen(dir.resolve("host_key"));
         keygen(dir.resolve("client_key"));
         Files.copy(dir.resolve("client_key.pub"), dir.resolve("authorized_keys"));
-        Files.writeString(dir.resolve("sshd_config"), String.join("\n",
-                "ListenAddress 127.0.0.1",
-                "HostKey " + dir.resolve("host_key"),
-                "PidFile " + dir.resolve("sshd.pid"),
-                "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
-                "StrictModes no",
-                "UsePAM no",
-                "PasswordAuthentication no",
-                "KbdInteractiveAuthentication no",
-                "PubkeyAuthentication yes",
-                "PermitRootLogin prohibit-password",
-                "LogLevel ERROR",
-                "Subsystem sftp internal-sftp", // scp speaks SFTP since OpenSSH 9
-                ""), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("sshd_config"), Files.readString(CONFIG, StandardCharsets.UTF_8)
+                .replace("@DIR@", dir.toString()), StandardCharsets.UTF_8);
         if ("root".equals(System.getProperty("user.name"))) {
             Files.createDirectories(Paths.get("/run/sshd")); // sshd's privilege separation directory
         }
