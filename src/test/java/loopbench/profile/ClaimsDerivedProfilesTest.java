@@ -18,11 +18,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The null proof runs the claims' own experiments: each line of profiles/claims-null.jmh has the rounds, the
- * benchmark, the JMH options and the parameters of the profiles/claims.jmh line it mimics, with one value of each
- * parameter that line varies (its twins are two forks of that one configuration).
+ * Profiles that run the claims' own experiments. The null proof: each line of profiles/claims-null.jmh has the
+ * rounds, the benchmark, the JMH options and the parameters of the profiles/claims.jmh line it mimics, with one value
+ * of each parameter that line varies (its twins are two forks of that one configuration). The follow-up: each line of
+ * profiles/claims-follow-up.jmh is its claims.jmh line (same label) with more rounds and nothing else changed.
  */
-class ClaimNullProfileTest {
+class ClaimsDerivedProfilesTest {
     /** Null line -> the claims line it mimics. */
     private static final Map<String, String> MIMICS =
             Map.of("null-aggregator", "aggregator", "null-proxy", "proxy-64");
@@ -53,6 +54,39 @@ class ClaimNullProfileTest {
             }
             assertEquals(options(c.group(4)), options(n.group(4)), what + ": JMH options");
         }
+    }
+
+    @Test
+    void eachFollowUpLineIsItsClaimsLineWithMoreRounds() throws IOException {
+        Map<String, String> followUp = rawLines(Path.of("profiles/claims-follow-up.jmh"));
+        Map<String, String> claims = rawLines(Path.of("profiles/claims.jmh"));
+        assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41"), List.copyOf(followUp.keySet()),
+                "the follow-up's groups");
+        Pattern rounds = Pattern.compile("\\[rounds=(\\d+)]");
+        for (Map.Entry<String, String> f : followUp.entrySet()) {
+            String c = claims.get(f.getKey());
+            assertNotNull(c, "claims line " + f.getKey());
+            Matcher fr = rounds.matcher(f.getValue());
+            Matcher cr = rounds.matcher(c);
+            assertTrue(fr.find() && cr.find(), f.getKey() + ": both lines name their rounds");
+            assertTrue(Integer.parseInt(fr.group(1)) > Integer.parseInt(cr.group(1)),
+                    f.getKey() + ": more rounds than claims.jmh's " + cr.group(1));
+            assertEquals(cr.replaceFirst("[rounds=N]"), fr.replaceFirst("[rounds=N]"),
+                    f.getKey() + ": the same line but for its rounds");
+        }
+    }
+
+    /** Label -> the whole line, tags included. */
+    private static Map<String, String> rawLines(Path file) throws IOException {
+        Map<String, String> byLabel = new LinkedHashMap<>();
+        Pattern label = Pattern.compile("^\\[label=([^]]+)].*");
+        for (String line : Files.readAllLines(file)) {
+            Matcher m = label.matcher(line);
+            if (m.matches()) {
+                byLabel.put(m.group(1), line);
+            }
+        }
+        return byLabel;
     }
 
     private static Map<String, Matcher> lines(Path file) throws IOException {
