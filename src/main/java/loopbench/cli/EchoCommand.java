@@ -64,10 +64,7 @@ final class EchoCommand implements Callable<Integer> {
             framework.checkSupported(options, config);
             return options;
         });
-        server.applyLeakDetection();
-        return ServerRunner.serveUntilSignalled(() -> framework.start(options, config),
-                System.out, System.err, server.exitWithParent,
-                Cli.validated(server::parentHeartbeat));
+        return server.serve(() -> framework.start(options, config));
     }
 
     private boolean given(String option) {

@@ -46,9 +46,6 @@ final class OriginCommand implements Callable<Integer> {
                 executorThreads == null ? OriginConfig.DEFAULT_EXECUTOR_THREADS : executorThreads,
                 OriginConfig.DEFAULT_MAX_CONTENT_LENGTH));
         ServerOptions options = Cli.validated(server::toServerOptions); // a bad value is a usage error (exit 2)
-        server.applyLeakDetection();
-        return ServerRunner.serveUntilSignalled(() -> OriginServer.start(options, config),
-                System.out, System.err, server.exitWithParent,
-                Cli.validated(server::parentHeartbeat));
+        return server.serve(() -> OriginServer.start(options, config));
     }
 }

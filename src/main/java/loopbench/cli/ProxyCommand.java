@@ -120,10 +120,7 @@ final class ProxyCommand implements Callable<Integer> {
         // a bad value, or one the proxy's configuration cannot have, is a usage error (exit 2)
         ServerOptions options = Cli.validated(() -> config.serverOptions(server.toServerOptions()));
         logLevel.apply();
-        server.applyLeakDetection();
-        return ServerRunner.serveUntilSignalled(() -> ProxyServer.start(options, config, userHandler),
-                System.out, System.err, server.exitWithParent,
-                Cli.validated(server::parentHeartbeat));
+        return server.serve(() -> ProxyServer.start(options, config, userHandler));
     }
 
     /** The proxy's configuration from the options; throws IllegalArgumentException for a bad combination. */

@@ -2,6 +2,7 @@ package loopbench.cli;
 
 import io.netty.util.ResourceLeakDetector;
 import loopbench.knobs.EpollModes;
+import loopbench.server.RunningServer;
 import loopbench.server.ServerOptions;
 import loopbench.load.Durations;
 import picocli.CommandLine.Mixin;
@@ -9,6 +10,7 @@ import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /** The options every server takes. */
 final class ServerOptionsMixin {
@@ -53,8 +55,18 @@ final class ServerOptionsMixin {
     ResourceLeakDetector.Level leakDetection;
 
     /** Sets Netty's leak detection as asked (see --leak-detection) and says which on stderr. */
-    void applyLeakDetection() {
+    private void applyLeakDetection() {
         LeakDetection.apply(leakDetection, System.err);
+    }
+
+    /**
+     * The end of every server command: leak detection as asked, then serve what {@code start} starts until a
+     * signal, or until the parent lets go (--exit-with-parent, --parent-heartbeat).
+     */
+    int serve(Supplier<? extends RunningServer> start) {
+        Duration heartbeat = Cli.validated(this::parentHeartbeat); // a bad value is a usage error (exit 2)
+        applyLeakDetection();
+        return ServerRunner.serveUntilSignalled(start, System.out, System.err, exitWithParent, heartbeat);
     }
 
     ServerOptions toServerOptions() {
