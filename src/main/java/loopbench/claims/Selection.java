@@ -69,20 +69,24 @@ public record Selection(String label, String benchmark, Map<String, String> para
 
     /**
      * The results that measure this selection, in input order: those of its group when any result carries that
-     * group, else every match; twins of null experiments never.
+     * group, else the matches that carry no group (plain JMH runs, external targets); twins of null experiments
+     * never. A match measured by another group is not this selection's: a run without the selection's group (a
+     * profile of a few groups) would otherwise read a configuration that merely pins fewer parameters, e.g. Netty
+     * 4.1's edge-triggered forks for a 4.2 selection that names no epoll mode.
      */
     public List<JmhResult> matchesIn(List<JmhResult> results) {
-        List<JmhResult> all = new ArrayList<>();
+        List<JmhResult> ungrouped = new ArrayList<>();
         List<JmhResult> ofGroup = new ArrayList<>();
         for (JmhResult r : results) {
             if (r.twin() == null && matches(r)) {
-                all.add(r);
-                if (group.label().equals(r.group())) {
+                if (r.group() == null) {
+                    ungrouped.add(r);
+                } else if (group.label().equals(r.group())) {
                     ofGroup.add(r);
                 }
             }
         }
-        return ofGroup.isEmpty() ? all : ofGroup;
+        return ofGroup.isEmpty() ? ungrouped : ofGroup;
     }
 
     /** {@code Class.method {k=v, ...}}. */

@@ -290,7 +290,7 @@ final class Fixtures {
         java.util.Set<String> done = new java.util.HashSet<>();
         for (Claim c : ClaimCatalog.all()) {
             for (Selection s : c.selections()) {
-                if (!done.add(s.describe())) {
+                if (!done.add(s.describe() + " in " + s.group().label())) {
                     continue;
                 }
                 double base = 1000 + Math.abs(s.describe().hashCode() % 9000);

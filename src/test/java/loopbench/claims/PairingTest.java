@@ -1,5 +1,6 @@
 package loopbench.claims;
 
+import loopbench.report.JmhResult;
 import loopbench.stats.Region;
 import org.junit.jupiter.api.Test;
 
@@ -101,5 +102,15 @@ class PairingTest {
         assertEquals(Math.cbrt(1.02 * 0.98 * 1.01), evaluate(f).ratio(), 1e-12, "group g's a, not group other's");
         assertEquals(200, A.in(other).matchesIn(Measurements.of(f.results(), List.of()).results()).get(0)
                 .primary().score(), 1e-9);
+    }
+
+    @Test
+    void aSelectionWhoseGroupDidNotRunReadsNoOtherGroupsForks() {
+        Group other = Group.of("other", 3);
+        Fixtures f = new Fixtures();
+        f.result(A, "thrpt", "ops/s").forks(200, 200, 200).rounds(Fixtures.RUN, "other", "a", 1, 2, 3).add();
+        List<JmhResult> results = Measurements.of(f.results(), List.of()).results();
+        assertTrue(A.matchesIn(results).isEmpty(), "group g did not run: group other's forks are not its");
+        assertEquals(1, A.in(other).matchesIn(results).size());
     }
 }
