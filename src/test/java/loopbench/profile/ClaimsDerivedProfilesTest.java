@@ -60,7 +60,8 @@ class ClaimsDerivedProfilesTest {
     void eachFollowUpLineIsItsClaimsLineWithMoreRounds() throws IOException {
         Map<String, String> followUp = rawLines(Path.of("profiles/claims-follow-up.jmh"));
         Map<String, String> claims = rawLines(Path.of("profiles/claims.jmh"));
-        assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41"), List.copyOf(followUp.keySet()),
+        assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42"),
+                List.copyOf(followUp.keySet()),
                 "the follow-up's groups");
         Pattern rounds = Pattern.compile("\\[rounds=(\\d+)]");
         for (Map.Entry<String, String> f : followUp.entrySet()) {
