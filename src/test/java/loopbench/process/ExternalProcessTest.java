@@ -5,6 +5,7 @@ import loopbench.origin.ResponseBody;
 import loopbench.testing.RawHttp;
 import loopbench.testing.Rig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -95,12 +96,15 @@ class ExternalProcessTest {
                 e.getMessage());
     }
 
-    /** The JVM that started it is killed (SIGKILL: no shutdown hook runs): the gateway goes too. */
+    /**
+     * The JVM that started it is killed (SIGKILL: no shutdown hook runs): the gateway goes too. The parent's
+     * temporary files (the gateway's log, deleted only on a normal exit) go to a folder the test removes.
+     */
     @Test
-    void nothingOutlivesAKilledParent() throws Exception {
+    void nothingOutlivesAKilledParent(@TempDir Path tmp) throws Exception {
         try (ServerProcess origin = ServerProcess.start("origin", List.of("--io-threads", "1"), TEST_JVM)) {
             Process parent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx64m", "-cp", System.getProperty("java.class.path"), Parent.class.getName(),
+                    "-Xmx64m", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Parent.class.getName(),
                     "sleep 300 & " + proxyTemplate(), Integer.toString(origin.address().getPort()))
                     .redirectErrorStream(true).start();
             long pid;
