@@ -104,7 +104,8 @@ class ExternalProcessTest {
     void nothingOutlivesAKilledParent(@TempDir Path tmp) throws Exception {
         try (ServerProcess origin = ServerProcess.start("origin", List.of("--io-threads", "1"), TEST_JVM)) {
             Process parent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx64m", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Parent.class.getName(),
+                    "-Xmx64m", "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"),
+                    Parent.class.getName(),
                     "sleep 300 & " + proxyTemplate(), Integer.toString(origin.address().getPort()))
                     .redirectErrorStream(true).start();
             long pid;
