@@ -58,36 +58,24 @@ class ClaimsDerivedProfilesTest {
 
     @Test
     void eachFollowUpLineIsItsClaimsLineWithMoreRounds() throws IOException {
-        Map<String, String> followUp = rawLines(Path.of("profiles/claims-follow-up.jmh"));
-        Map<String, String> claims = rawLines(Path.of("profiles/claims.jmh"));
+        Map<String, ProfileLine> followUp = byLabel(ProfileLine.read(Path.of("profiles/claims-follow-up.jmh")));
+        Map<String, ProfileLine> claims = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh")));
         assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42"),
-                List.copyOf(followUp.keySet()),
-                "the follow-up's groups");
-        Pattern rounds = Pattern.compile("\\[rounds=(\\d+)]");
-        for (Map.Entry<String, String> f : followUp.entrySet()) {
-            String c = claims.get(f.getKey());
-            assertNotNull(c, "claims line " + f.getKey());
-            Matcher fr = rounds.matcher(f.getValue());
-            Matcher cr = rounds.matcher(c);
-            assertTrue(fr.find() && cr.find(), f.getKey() + ": both lines name their rounds");
-            assertTrue(Integer.parseInt(fr.group(1)) > Integer.parseInt(cr.group(1)),
-                    f.getKey() + ": more rounds than claims.jmh's " + cr.group(1));
-            assertEquals(cr.replaceFirst("[rounds=N]"), fr.replaceFirst("[rounds=N]"),
-                    f.getKey() + ": the same line but for its rounds");
+                List.copyOf(followUp.keySet()), "the follow-up's groups");
+        for (ProfileLine f : followUp.values()) {
+            ProfileLine c = claims.get(f.label());
+            assertNotNull(c, "claims line " + f.label());
+            assertTrue(f.rounds() > c.rounds(), f.label() + ": more rounds than claims.jmh's " + c.rounds());
+            assertEquals(new ProfileLine(0, c.text(), c.minJdk(), c.args(), c.label(), 0, c.jar(), c.twins()),
+                    new ProfileLine(0, f.text(), f.minJdk(), f.args(), f.label(), 0, f.jar(), f.twins()),
+                    f.label() + ": the same line but for its rounds");
         }
     }
 
-    /** Label -> the whole line, tags included. */
-    private static Map<String, String> rawLines(Path file) throws IOException {
-        Map<String, String> byLabel = new LinkedHashMap<>();
-        Pattern label = Pattern.compile("^\\[label=([^]]+)].*");
-        for (String line : Files.readAllLines(file)) {
-            Matcher m = label.matcher(line);
-            if (m.matches()) {
-                byLabel.put(m.group(1), line);
-            }
-        }
-        return byLabel;
+    private static Map<String, ProfileLine> byLabel(List<ProfileLine> lines) {
+        Map<String, ProfileLine> m = new LinkedHashMap<>();
+        lines.forEach(l -> m.put(l.label(), l));
+        return m;
     }
 
     private static Map<String, Matcher> lines(Path file) throws IOException {
