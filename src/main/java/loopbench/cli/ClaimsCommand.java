@@ -9,6 +9,7 @@ import loopbench.claims.ClaimsReport;
 import loopbench.claims.Measurements;
 import loopbench.claims.NullExperiments;
 import loopbench.claims.Peers;
+import loopbench.claims.VerdictHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,7 +33,8 @@ import java.util.concurrent.Callable;
                         + "graphs (flame/) and machine.json next to each input.",
                 "The results come from: ./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh",
                 "--null judges null experiments (twin arms) instead; --catalog-markdown rewrites CLAIMS.md's "
-                        + "generated part from the catalogue."})
+                        + "generated part from the catalogue; --across sets the verdicts of several runs side by "
+                        + "side."})
 final class ClaimsCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "RESULTS.json", arity = "0..*",
@@ -66,8 +68,17 @@ final class ClaimsCommand implements Callable<Integer> {
             description = "Rewrite the generated part of this file (CLAIMS.md) from the claims catalogue, then exit.")
     Path catalogMarkdown;
 
+    @Option(names = "--across", paramLabel = "RUN", arity = "2..*",
+            description = "Instead of judging: the verdicts of these claims runs side by side (each a folder holding "
+                    + "the report.json the claims report wrote, e.g. docs/results/2026-11-26/claims-run-3, or the "
+                    + "file), and how often each pair of runs agrees on the claims both measured; Markdown on stdout.")
+    List<Path> across = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
+        if (!across.isEmpty()) {
+            return across();
+        }
         if (catalogMarkdown != null) {
             if (!Files.isRegularFile(catalogMarkdown)) {
                 throw new Cli.BadInput("--catalog-markdown '" + catalogMarkdown + "' is not a file; give CLAIMS.md");
@@ -128,6 +139,23 @@ final class ClaimsCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("claims report: " + w.markdown() + " and " + w.html() + " (" + w.results().size()
                 + " claims: " + w.summary() + ")");
+        return 0;
+    }
+
+    private int across() throws IOException {
+        if (!files.isEmpty() || catalogMarkdown != null || nullExperiments) {
+            throw new Cli.BadInput("--across compares finished runs' reports; give it alone, not with RESULTS.json, "
+                    + "--null or --catalog-markdown");
+        }
+        List<VerdictHistory.Run> runs = new ArrayList<>();
+        for (Path p : across) {
+            try {
+                runs.add(VerdictHistory.load(p));
+            } catch (IOException e) {
+                throw new Cli.BadInput("--across: " + e.getMessage());
+            }
+        }
+        System.out.print(VerdictHistory.markdown(runs));
         return 0;
     }
 

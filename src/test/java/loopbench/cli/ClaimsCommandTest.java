@@ -101,4 +101,21 @@ class ClaimsCommandTest {
         assertEquals(1, missing.exitCode(), missing::toString);
         assertTrue(missing.err().contains("no such file") && missing.err().contains("nope.json"), missing::toString);
     }
+
+    @Test
+    void acrossSetsCommittedRunsSideBySideAndRefusesWhatIsNotAReport(@TempDir Path dir) throws Exception {
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", "--across",
+                "docs/results/2026-11-25/claims-run-1", "docs/results/2026-11-26/claims-run-3/report.json");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("| claim | | first decisive check | claims-run-1 | claims-run-3 | same verdict |")
+                && r.out().contains("- claims-run-1 and claims-run-3 agree on "), r::toString);
+        CliArgumentsTest.Result empty = CliArgumentsTest.run("claims", "--across", dir.toString(),
+                "docs/results/2026-11-25/claims-run-1");
+        assertEquals(2, empty.exitCode(), empty::toString);
+        assertTrue(empty.err().contains(dir.resolve("report.json").toString()), empty::toString);
+        CliArgumentsTest.Result mixed = CliArgumentsTest.run("claims", real().toString(), "--across",
+                "docs/results/2026-11-25/claims-run-1", "docs/results/2026-11-25/claims-run-2");
+        assertEquals(2, mixed.exitCode(), mixed::toString);
+        assertTrue(mixed.err().contains("--across"), mixed::toString);
+    }
 }
