@@ -15,8 +15,8 @@ import picocli.CommandLine.IVersionProvider;
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         subcommands = {OriginCommand.class, EchoCommand.class, ProxyCommand.class, LoadCommand.class,
-                NetnsCommand.class, TableCommand.class, CompareCommand.class, GateCommand.class, ClaimsCommand.class,
-                MemoryCommand.class, CostCommand.class, CommandLine.HelpCommand.class},
+                NetnsCommand.class, TableCommand.class, CompareCommand.class, PairsCommand.class, GateCommand.class,
+                ClaimsCommand.class, MemoryCommand.class, CostCommand.class, CommandLine.HelpCommand.class},
         description = "The loopback rig: an HTTP origin, a TCP echo server and an L4/L7 proxy, built on Netty, "
                 + "with the transport, allocator, thread model and io threads as knobs, and a load generator for them.")
 public final class Main implements Runnable {
