@@ -81,8 +81,25 @@ public final class PairedArms {
                                      List<String> metrics) {
         Set<String> keys = new LinkedHashSet<>(baseline.values().keySet());
         keys.addAll(candidate.values().keySet());
-        Map<String, JmhResult> base = arm(results, baseline, candidate, keys, "--baseline");
-        Map<String, JmhResult> cand = arm(results, candidate, baseline, keys, "--candidate");
+        for (JmhResult r : results) {
+            if (baseline.matches(r) && candidate.matches(r)) {
+                throw new IllegalArgumentException("--baseline " + baseline + " and --candidate " + candidate
+                        + " both select " + r.key() + groupNote(r) + "; make them tell the arms apart");
+            }
+        }
+        Map<String, JmhResult> base = arm(results, baseline, keys, "--baseline");
+        Map<String, JmhResult> cand = arm(results, candidate, keys, "--candidate");
+        Set<String> known = new TreeSet<>();
+        for (JmhResult r : concat(base, cand)) {
+            known.add(JmhResult.PRIMARY);
+            known.addAll(r.secondaryNames());
+        }
+        for (String m : metrics) {
+            if (!known.contains(m)) {
+                throw new IllegalArgumentException("--metric '" + m + "': no selected result has it; they have "
+                        + String.join(", ", known));
+            }
+        }
         List<Row> rows = new ArrayList<>();
         List<String> unmatched = new ArrayList<>();
         for (Map.Entry<String, JmhResult> e : base.entrySet()) {
@@ -107,16 +124,18 @@ public final class PairedArms {
         return r.group() == null ? "" : " (group " + r.group() + ")";
     }
 
-    private static Map<String, JmhResult> arm(List<JmhResult> results, Selector mine, Selector other,
-                                              Set<String> keys, String option) {
+    private static List<JmhResult> concat(Map<String, JmhResult> a, Map<String, JmhResult> b) {
+        List<JmhResult> all = new ArrayList<>(a.values());
+        all.addAll(b.values());
+        return all;
+    }
+
+    private static Map<String, JmhResult> arm(List<JmhResult> results, Selector mine, Set<String> keys,
+                                              String option) {
         Map<String, JmhResult> arm = new TreeMap<>();
         for (JmhResult r : results) {
             if (!mine.matches(r)) {
                 continue;
-            }
-            if (other.matches(r)) {
-                throw new IllegalArgumentException("--baseline " + other + " and --candidate " + mine
-                        + " both select " + r.key() + groupNote(r) + "; make them tell the arms apart");
             }
             String k = matchKey(r, keys);
             JmhResult before = arm.put(k, r);

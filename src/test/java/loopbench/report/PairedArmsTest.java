@@ -124,7 +124,12 @@ class PairedArmsTest {
                 && none.getMessage().contains("topology takes local, netns here"), none.getMessage());
         IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
                 () -> PairedArms.compare(r, sel("layer=4"), sel("topology=netns"), List.of()));
-        assertTrue(both.getMessage().contains("both select"), both.getMessage());
+        assertTrue(both.getMessage().contains("--baseline layer=4 and --candidate topology=netns both select"),
+                both.getMessage());
+        IllegalArgumentException metric = assertThrows(IllegalArgumentException.class,
+                () -> PairedArms.compare(r, sel("topology=local,layer=4"), sel("topology=netns"), List.of("cpu")));
+        assertTrue(metric.getMessage().contains("--metric 'cpu': no selected result has it; they have e2e.proxy.cpu, "
+                + "primary"), metric.getMessage());
         IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
                 () -> PairedArms.compare(r, sel("topology=local"), sel("topology=netns,layer=4"), List.of()));
         assertTrue(twice.getMessage().contains("--baseline topology=local selects two results that would pair with "
