@@ -1,6 +1,5 @@
 package loopbench.cli;
 
-import com.google.gson.JsonParseException;
 import loopbench.report.JmhResult;
 import loopbench.report.PairedArms;
 import picocli.CommandLine.Command;
@@ -46,12 +45,7 @@ final class PairsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<JmhResult> results = new ArrayList<>();
         for (Path f : files) {
-            try {
-                results.addAll(JmhResult.read(f));
-            } catch (JsonParseException | IllegalStateException e) {
-                throw new Cli.BadInput(f + " is not a JMH JSON result file (" + e.getMessage() + "); give the JSON "
-                        + "of a run with -rf json");
-            }
+            results.addAll(JmhResult.read(f));
         }
         PairedArms.Comparison c = Cli.validated(() -> PairedArms.compare(results,
                 PairedArms.Selector.parse(baseline), PairedArms.Selector.parse(candidate), metrics));

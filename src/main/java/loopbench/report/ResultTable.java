@@ -3,6 +3,7 @@ package loopbench.report;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 
 import java.io.IOException;
@@ -68,6 +69,9 @@ public final class ResultTable {
                 throw new IOException(json + " is not a JMH JSON result (expected an array)");
             }
             return e.getAsJsonArray();
+        } catch (JsonParseException e) {
+            throw new IOException(json + " is not a JMH JSON result (not JSON: " + e.getMessage().lines().findFirst()
+                    .orElse("") + ")", e);
         }
     }
 
