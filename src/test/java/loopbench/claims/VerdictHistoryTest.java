@@ -81,7 +81,8 @@ class VerdictHistoryTest {
     @Test
     void readmesAgreementFigureIsTheCommittedRuns() throws IOException {
         List<Path> runs = List.of(Path.of("docs/results/2026-11-25/claims-run-1"),
-                Path.of("docs/results/2026-11-25/claims-run-2"), Path.of("docs/results/2026-11-26/claims-run-3"));
+                Path.of("docs/results/2026-11-25/claims-run-2"), Path.of("docs/results/2026-11-26/claims-run-3"),
+                Path.of("docs/results/2026-11-26/claims-run-4"));
         String readme = Files.readString(Path.of("README.md"));
         for (Path run : runs) {
             assertTrue(readme.contains("(" + run + "/"), "README links " + run);
