@@ -45,8 +45,15 @@ public final class VerdictHistory {
         }
     }
 
-    /** One claims run: its name (the record's folder) and each claim's entry, in the report's order. */
-    public record Run(String name, Map<String, Entry> claims) {
+    /** One decisive check's figures in one run, as report.json gives them (NaN where it has none). */
+    public record CheckFigures(String label, double ratio, double lower, double upper, double sdLog, int n) {
+    }
+
+    /**
+     * One claims run: its name (the record's folder), each claim's entry in the report's order, and every decisive
+     * check's figures by claim.
+     */
+    public record Run(String name, Map<String, Entry> claims, Map<String, List<CheckFigures>> decisive) {
     }
 
     /** Two runs' agreement over the claims both measured (see {@link Entry#measured()}). */
@@ -79,11 +86,26 @@ public final class VerdictHistory {
             throw new IOException(file + " is not a claims report.json: it has no \"claims\" array");
         }
         Map<String, Entry> claims = new LinkedHashMap<>();
+        Map<String, List<CheckFigures>> decisive = new LinkedHashMap<>();
         for (JsonElement e : root.getAsJsonArray("claims")) {
             JsonObject c = e.getAsJsonObject();
-            claims.put(c.get("id").getAsString(), entry(c));
+            String id = c.get("id").getAsString();
+            claims.put(id, entry(c));
+            List<CheckFigures> checks = new ArrayList<>();
+            if (c.has("decisive")) {
+                for (JsonElement x : c.getAsJsonArray("decisive")) {
+                    JsonObject o = x.getAsJsonObject();
+                    checks.add(new CheckFigures(o.get("label").getAsString(), number(o, "ratio"), number(o, "lower"),
+                            number(o, "upper"), number(o, "sdLog"), o.has("n") ? o.get("n").getAsInt() : 0));
+                }
+            }
+            decisive.put(id, checks);
         }
-        return new Run(name, claims);
+        return new Run(name, claims, decisive);
+    }
+
+    private static double number(JsonObject o, String name) {
+        return o.has(name) && !o.get(name).isJsonNull() ? o.get(name).getAsDouble() : Double.NaN;
     }
 
     private static Entry entry(JsonObject claim) {

@@ -9,6 +9,7 @@ import loopbench.claims.ClaimsReport;
 import loopbench.claims.Measurements;
 import loopbench.claims.NullExperiments;
 import loopbench.claims.Peers;
+import loopbench.claims.RoundsPlan;
 import loopbench.claims.VerdictHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,7 +35,7 @@ import java.util.concurrent.Callable;
                 "The results come from: ./mvnw -Pjmh verify -Djmh.profile=profiles/claims.jmh",
                 "--null judges null experiments (twin arms) instead; --catalog-markdown rewrites CLAIMS.md's "
                         + "generated part from the catalogue; --across sets the verdicts of several runs side by "
-                        + "side."})
+                        + "side; --plan-rounds sizes the rounds of a next run from them."})
 final class ClaimsCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "RESULTS.json", arity = "0..*",
@@ -74,10 +75,17 @@ final class ClaimsCommand implements Callable<Integer> {
                     + "file), and how often each pair of runs agrees on the claims both measured; Markdown on stdout.")
     List<Path> across = new ArrayList<>();
 
+    @Option(names = "--plan-rounds", paramLabel = "RUN", arity = "1..*",
+            description = "Instead of judging: the rounds each decisive check needs for 80%% power, sized from these "
+                    + "finished runs (folders holding report.json, or the files): their mean log ratio, their noise "
+                    + "and the distance to the nearest boundary of the check's rule; Markdown on stdout. For "
+                    + "planning a run before it has data.")
+    List<Path> planRounds = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
-        if (!across.isEmpty()) {
-            return across();
+        if (!across.isEmpty() || !planRounds.isEmpty()) {
+            return finishedRuns();
         }
         if (catalogMarkdown != null) {
             if (!Files.isRegularFile(catalogMarkdown)) {
@@ -142,20 +150,24 @@ final class ClaimsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int across() throws IOException {
-        if (!files.isEmpty() || catalogMarkdown != null || nullExperiments) {
-            throw new Cli.BadInput("--across compares finished runs' reports; give it alone, not with RESULTS.json, "
-                    + "--null or --catalog-markdown");
+    /** --across or --plan-rounds: what finished runs' reports say, side by side or as a plan of rounds. */
+    private int finishedRuns() {
+        String option = across.isEmpty() ? "--plan-rounds" : "--across";
+        boolean both = !across.isEmpty() && !planRounds.isEmpty();
+        if (!files.isEmpty() || catalogMarkdown != null || nullExperiments || both) {
+            throw new Cli.BadInput(option + " reads finished runs' reports; give it alone, not with RESULTS.json, "
+                    + "--null, --catalog-markdown or the other of --across and --plan-rounds");
         }
         List<VerdictHistory.Run> runs = new ArrayList<>();
-        for (Path p : across) {
+        for (Path p : across.isEmpty() ? planRounds : across) {
             try {
                 runs.add(VerdictHistory.load(p));
             } catch (IOException e) {
-                throw new Cli.BadInput("--across: " + e.getMessage());
+                throw new Cli.BadInput(option + ": " + e.getMessage());
             }
         }
-        System.out.print(VerdictHistory.markdown(runs));
+        System.out.print(across.isEmpty() ? RoundsPlan.markdown(runs, RoundsPlan.plan(runs))
+                : VerdictHistory.markdown(runs));
         return 0;
     }
 

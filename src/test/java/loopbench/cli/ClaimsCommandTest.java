@@ -118,4 +118,19 @@ class ClaimsCommandTest {
         assertEquals(2, mixed.exitCode(), mixed::toString);
         assertTrue(mixed.err().contains("--across"), mixed::toString);
     }
+
+    @Test
+    void planRoundsSizesANextRunFromFinishedOnes() {
+        CliArgumentsTest.Result r = CliArgumentsTest.run("claims", "--plan-rounds",
+                "docs/results/2026-11-25/claims-run-1", "docs/results/2026-11-25/claims-run-2",
+                "docs/results/2026-11-26/claims-run-3");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("| C000-6 | L7 proxy CPU per request, unpooled / pooled | 1.082, 1.056, 1.034 | "
+                + "1.057 | 0.0593 | 1.010 | 0.0454 | 16 | 4 |"), r::toString);
+        CliArgumentsTest.Result both = CliArgumentsTest.run("claims", "--plan-rounds",
+                "docs/results/2026-11-25/claims-run-1", "--across", "docs/results/2026-11-25/claims-run-1",
+                "docs/results/2026-11-25/claims-run-2");
+        assertEquals(2, both.exitCode(), both::toString);
+        assertTrue(both.err().contains("give it alone"), both::toString);
+    }
 }

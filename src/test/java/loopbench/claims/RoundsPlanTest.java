@@ -1,0 +1,70 @@
+package loopbench.claims;
+
+import loopbench.profile.ProfileLine;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rounds planner: its power formula on known cases, and the committed follow-up profile's rounds are what it
+ * computes from the three claims runs that profile was sized from (its header states the sizing; this holds the
+ * header to the project's own computation).
+ */
+class RoundsPlanTest {
+
+    @Test
+    void roundsGrowWithNoiseAndShrinkWithDistance() {
+        assertEquals(3, RoundsPlan.rounds(0, 0.1), "no noise: the minimum");
+        assertEquals(-1, RoundsPlan.rounds(0.05, 0), "an estimate on its boundary: out of reach");
+        // (t(0.975, R-1) + t(0.80, R-1)) * sd / sqrt(R) < d: with sd = d the normal-theory answer is
+        // (1.960 + 0.842)^2 = 7.85, and the t quantiles at so few rounds push it to 10.
+        assertEquals(10, RoundsPlan.rounds(0.1, 0.1));
+        assertTrue(RoundsPlan.rounds(0.2, 0.1) > RoundsPlan.rounds(0.1, 0.1));
+        assertTrue(RoundsPlan.rounds(0.1, 0.2) < RoundsPlan.rounds(0.1, 0.1));
+    }
+
+    @Test
+    void theFollowUpProfilesRoundsAreThePlanOfTheThreeRunsBeforeIt() throws IOException {
+        List<VerdictHistory.Run> runs = new ArrayList<>();
+        for (String r : List.of("2026-11-25/claims-run-1", "2026-11-25/claims-run-2", "2026-11-26/claims-run-3")) {
+            runs.add(VerdictHistory.load(Path.of("docs/results", r)));
+        }
+        Map<String, Integer> needed = new TreeMap<>();
+        for (RoundsPlan.Row row : RoundsPlan.plan(runs)) {
+            needed.merge(row.claim(), row.needed(), Math::max);
+        }
+        // Each follow-up line's label -> the claim it was sized for (N-2: both lines, the larger of its two checks).
+        Map<String, String> sizedFor = Map.of("allocators-64", "C000-6", "aggregator", "C000-7", "page-200",
+                "C002-3", "epoll41", "C004-1", "tasks41", "N-2", "tasks42", "N-2");
+        Map<String, Integer> profile = new TreeMap<>();
+        Map<String, Integer> plan = new TreeMap<>();
+        for (ProfileLine line : ProfileLine.read(Path.of("profiles/claims-follow-up.jmh"))) {
+            profile.put(line.label(), line.rounds());
+            plan.put(line.label(), needed.get(sizedFor.get(line.label())));
+        }
+        assertEquals(sizedFor.keySet(), profile.keySet(), "the follow-up's lines this test knows");
+        assertEquals(plan, profile);
+    }
+
+    @Test
+    void theNearestBoundaryIncludesTheEquivalenceMargin() throws IOException {
+        List<VerdictHistory.Run> runs = List.of(VerdictHistory.load(Path.of("docs/results/2026-11-26/claims-run-3")));
+        RoundsPlan.Row c0007 = RoundsPlan.plan(runs).stream().filter(r -> r.claim().equals("C000-7")).findFirst()
+                .orElseThrow();
+        // Run 3 measured 1.016, above the claim's boundary 1.01: the nearest boundary is 1.01 itself.
+        assertEquals(1.01, c0007.nearest(), 1e-12);
+        assertEquals(Math.log(c0007.meanRatio()) - Math.log(1.01), c0007.distance(), 1e-12);
+        RoundsPlan.Row n2 = RoundsPlan.plan(runs).stream().filter(r -> r.check().startsWith("mean latency"))
+                .findFirst().orElseThrow();
+        // N-2's mean: region above 1.10, margin ±10%: 1.074 is nearest to 1.10.
+        assertEquals(1.10, n2.nearest(), 1e-12);
+    }
+}
