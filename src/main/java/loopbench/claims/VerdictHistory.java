@@ -27,21 +27,21 @@ public final class VerdictHistory {
     static final String ARTICLE_PREFIX = "C";
 
     /** One claim's answer in one run: its verdict and its first decisive check with a figure (null if none). */
-    public record Entry(String verdict, String check, double ratio, double lower, double upper) {
+    public record Entry(String verdict, CheckFigures first) {
         /**
          * Whether the run measured the claim: a verdict other than MISSING on a figure. A NOT-TESTABLE-HERE without
          * one (the run did not hold the experiment) is no answer to compare.
          */
         boolean measured() {
-            return !Verdict.MISSING.label().equals(verdict) && check != null;
+            return !Verdict.MISSING.label().equals(verdict) && first != null;
         }
 
         String cell() {
             if (Verdict.MISSING.label().equals(verdict)) {
                 return "-";
             }
-            return check == null ? verdict : verdict + " " + Format.ratio(ratio) + " [" + Format.ratio(lower) + ", "
-                    + Format.ratio(upper) + "]";
+            return first == null ? verdict : verdict + " " + Format.ratio(first.ratio()) + " ["
+                    + Format.ratio(first.lower()) + ", " + Format.ratio(first.upper()) + "]";
         }
     }
 
@@ -90,7 +90,6 @@ public final class VerdictHistory {
         for (JsonElement e : root.getAsJsonArray("claims")) {
             JsonObject c = e.getAsJsonObject();
             String id = c.get("id").getAsString();
-            claims.put(id, entry(c));
             List<CheckFigures> checks = new ArrayList<>();
             if (c.has("decisive")) {
                 for (JsonElement x : c.getAsJsonArray("decisive")) {
@@ -100,27 +99,14 @@ public final class VerdictHistory {
                 }
             }
             decisive.put(id, checks);
+            CheckFigures first = checks.stream().filter(f -> !Double.isNaN(f.ratio())).findFirst().orElse(null);
+            claims.put(id, new Entry(c.get("verdict").getAsString(), first));
         }
         return new Run(name, claims, decisive);
     }
 
     private static double number(JsonObject o, String name) {
         return o.has(name) && !o.get(name).isJsonNull() ? o.get(name).getAsDouble() : Double.NaN;
-    }
-
-    private static Entry entry(JsonObject claim) {
-        String verdict = claim.get("verdict").getAsString();
-        if (claim.has("decisive")) {
-            for (JsonElement e : claim.getAsJsonArray("decisive")) {
-                JsonObject x = e.getAsJsonObject();
-                double ratio = x.get("ratio").getAsDouble();
-                if (!Double.isNaN(ratio)) {
-                    return new Entry(verdict, x.get("label").getAsString(), ratio, x.get("lower").getAsDouble(),
-                            x.get("upper").getAsDouble());
-                }
-            }
-        }
-        return new Entry(verdict, null, Double.NaN, Double.NaN, Double.NaN);
     }
 
     /** Every pair of runs, in the order given. */
@@ -176,7 +162,7 @@ public final class VerdictHistory {
         for (Map.Entry<String, String> t : titles.entrySet()) {
             String id = t.getKey();
             List<Entry> row = runs.stream().map(r -> r.claims().get(id)).toList();
-            String check = row.stream().filter(e -> e != null && e.check() != null).map(Entry::check)
+            String check = row.stream().filter(e -> e != null && e.first() != null).map(e -> e.first().label())
                     .reduce((first, later) -> later).orElse("");
             b.append("| ").append(id).append(" | ").append(t.getValue()).append(" | ").append(check).append(" |");
             row.forEach(e -> b.append(' ').append(e == null ? "-" : e.cell()).append(" |"));

@@ -278,12 +278,8 @@ public final class PairedArms {
         return String.format(Locale.ROOT, Math.abs(r) >= 0.1 ? "%.3f" : "%.3g", r);
     }
 
+    /** The report package's one number format ({@link ResultTable#format}); "n/a" where an arm has no value. */
     private static String number(double v) {
-        if (Double.isNaN(v)) {
-            return "n/a";
-        }
-        double a = Math.abs(v);
-        return a >= 100 ? String.format(Locale.ROOT, "%,.1f", v) : a >= 1 ? String.format(Locale.ROOT, "%.2f", v)
-                : a == 0 ? "0" : String.format(Locale.ROOT, "%.3g", v);
+        return Double.isNaN(v) ? "n/a" : ResultTable.format(v);
     }
 }

@@ -52,7 +52,7 @@ class PairedArmsTest {
         assertEquals(700.0 / 3, score.baseline(), 1e-9);
         assertNull(score.problem());
         String md = PairedArms.markdown(c);
-        assertTrue(md.contains("| Proxy.requests |  | primary (ops/ms) | 233.3 | 256.7 | 1.100 [1.100, 1.100] | 3 |"),
+        assertTrue(md.contains("| Proxy.requests |  | primary (ops/ms) | 233 | 257 | 1.100 [1.100, 1.100] | 3 |"),
                 md);
         assertTrue(md.contains("Every row: layer=4."), md);
     }
