@@ -80,22 +80,27 @@ public record CheckResult(Check check, Verdict status, double ratio, double lowe
     }
 
     /**
-     * "3 of 6 rounds" when a side of the check rests on fewer rounds (or forks) than profiles/claims.jmh assigns to
-     * the group that produces it, else null. A paired check can have no more pairs than the group with the fewer
-     * rounds ran (a group joins the first N rounds): that is what it is asked for.
+     * "3 of 6 rounds" when a side of the check rests on fewer rounds (or forks) than profiles/claims.jmh assigned to
+     * the group that produces it when the run was made ({@link Group#roundsAsked}), else null. A paired check can
+     * have no more pairs than the group with the fewer rounds ran (a group joins the first N rounds): that is what
+     * it is asked for.
      */
     public String provisional() {
         if (basis == null) {
             return null;
         }
         List<Selection> sides = check.selections();
+        List<JmhResult> read = denominator == null ? List.of(numerator) : List.of(numerator, denominator);
         if (basis.method() == Check.Basis.Method.PAIRED) {
-            int asked = sides.stream().mapToInt(s -> s.group().rounds()).min().orElse(0);
+            int asked = Integer.MAX_VALUE;
+            for (int k = 0; k < read.size(); k++) {
+                asked = Math.min(asked, sides.get(k).group().roundsAsked(read.get(k).run()));
+            }
             return basis.n() < asked ? basis.n() + " of " + asked + " rounds" : null;
         }
-        for (int k = 0; k < sides.size(); k++) {
+        for (int k = 0; k < read.size(); k++) {
             int had = basis.behind(k == 0);
-            int asked = sides.get(k).group().rounds();
+            int asked = sides.get(k).group().roundsAsked(read.get(k).run());
             if (had < asked) {
                 return had + " of " + asked + " rounds";
             }

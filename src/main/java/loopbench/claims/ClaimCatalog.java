@@ -25,7 +25,9 @@ public final class ClaimCatalog {
     }
 
     // ---- The groups of profiles/claims.jmh (label, rounds there) ------------------------------------------------
-    // The rounds were set from the noise pilot before any claims run (claims.jmh's header: "Rounds: how many and why").
+    // The rounds were set from the noise pilot before any claims run (claims.jmh's header: "Rounds: how many and why"),
+    // and resized once from the first four runs' noise (claims --plan-rounds); runs made before keep their rounds.
+    static final String RESIZED = "20261126T115000Z";
     static final Group PIPELINE = Group.of("pipeline", 3);
     static final Group ALLOCATOR = Group.of("allocator", 3);
     static final Group AGGREGATOR = Group.of("aggregator", 12);
@@ -34,12 +36,12 @@ public final class ClaimCatalog {
     static final Group DIRECT_64 = Group.of("direct-64", 3);
     static final Group PROXY_64 = Group.of("proxy-64", 6);
     static final Group ALLOCATORS_64 = Group.of("allocators-64", 4);
-    static final Group PAGE_200 = Group.of("page-200", 4);
+    static final Group PAGE_200 = Group.of("page-200", 8).resizedFrom(4, RESIZED);
     static final Group COLD = Group.of("cold", 3);
     static final Group HELLO = Group.of("hello", 3);
     static final Group BLOCKING = Group.of("blocking", 3);
     static final Group BLOCKING_VIRTUAL = Group.of("blocking-virtual", 3);
-    static final Group ECHO_1K = Group.of("echo-1k", 3);
+    static final Group ECHO_1K = Group.of("echo-1k", 6).resizedFrom(3, RESIZED);
     static final Group ECHO_5K = Group.of("echo-5k", 4);
     static final Group ECHO_5K_MINA = Group.of("echo-5k-mina", 3);
     static final Group ECHO_NETNS = Group.of("echo-netns", 3);

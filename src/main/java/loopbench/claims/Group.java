@@ -6,11 +6,12 @@ package loopbench.claims;
  * refers to profile lines only by these labels; a test checks that each label is in the profile with these rounds,
  * this jar tag, and every parameter the selections on it pin.
  *
- * @param label  the line's label
- * @param rounds the rounds claims.jmh assigns to it (a verdict on fewer is provisional)
- * @param jar    the benchmarks jar the line runs from: null for this build, else the {@code [jar=...]} tag
+ * @param label   the line's label
+ * @param rounds  the rounds claims.jmh assigns to it (a verdict on fewer is provisional)
+ * @param jar     the benchmarks jar the line runs from: null for this build, else the {@code [jar=...]} tag
+ * @param earlier the rounds the line had before it was resized, for runs made before; null if never resized
  */
-public record Group(String label, int rounds, String jar) {
+public record Group(String label, int rounds, String jar, Earlier earlier) {
     /** The tag of lines that run from a benchmarks jar built against Netty 4.1. */
     public static final String NETTY_41 = "netty-4.1";
     /** How to build that jar (the suite's build against the other Netty line). */
@@ -25,12 +26,38 @@ public record Group(String label, int rounds, String jar) {
         }
     }
 
-    static Group of(String label, int rounds) {
-        return new Group(label, rounds, null);
+    /**
+     * The rounds a line had in claims.jmh for the runs whose id (the rounds engine's, a UTC time first:
+     * {@code 20261126T100106Z-b9cb}) sorts before {@code resizedAt}: a run is judged against the profile it ran.
+     */
+    public record Earlier(int rounds, String resizedAt) {
+        public Earlier {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("earlier rounds must be positive, was " + rounds);
+            }
+            if (!resizedAt.matches("\\d{8}T\\d{6}Z")) {
+                throw new IllegalArgumentException("a resize time is a run id's time, yyyyMMdd'T'HHmmss'Z' (e.g. "
+                        + "20261126T115000Z), was '" + resizedAt + "'");
+            }
+        }
+    }
+
+    public static Group of(String label, int rounds) {
+        return new Group(label, rounds, null, null);
     }
 
     static Group netty41(String label, int rounds) {
-        return new Group(label, rounds, NETTY_41);
+        return new Group(label, rounds, NETTY_41, null);
+    }
+
+    /** This group, resized at {@code resizedAt} (a run id's time, e.g. 20261126T120000Z) from {@code rounds}. */
+    Group resizedFrom(int rounds, String resizedAt) {
+        return new Group(label, this.rounds, jar, new Earlier(rounds, resizedAt));
+    }
+
+    /** The rounds claims.jmh asked of this group in the run {@code run} (null: not a rounds run, today's). */
+    public int roundsAsked(String run) {
+        return earlier != null && run != null && run.compareTo(earlier.resizedAt()) < 0 ? earlier.rounds() : rounds;
     }
 
     /** "`proxy-64`" as CLAIMS.md and the report name it. */

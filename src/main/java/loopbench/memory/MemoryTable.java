@@ -170,7 +170,7 @@ public final class MemoryTable {
         for (Row r : rows) {
             String category = r.param("connections") + " conn., " + bytes(Integer.parseInt(r.param("bodySize")));
             String series = "Netty " + r.netty() + " " + r.param("allocator");
-            Group g = new Group(r.result().group() == null ? "memory" : r.result().group(), 1, null);
+            Group g = Group.of(r.result().group() == null ? "memory" : r.result().group(), 1);
             bars.add(new ChartSpec.Bar(category, series, new Selection(series + ", " + category, BENCHMARK,
                     r.result().params(), g)));
         }
