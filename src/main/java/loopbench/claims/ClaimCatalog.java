@@ -27,7 +27,7 @@ public final class ClaimCatalog {
     // ---- The groups of profiles/claims.jmh (label, rounds there) ------------------------------------------------
     // The rounds were set from the noise pilot before any claims run (claims.jmh's header: "Rounds: how many and why"),
     // and resized once from the first four runs' noise (claims --plan-rounds); runs made before keep their rounds.
-    static final String RESIZED = "20261126T115000Z";
+    static final String RESIZED = "20261126T113000Z";
     static final Group PIPELINE = Group.of("pipeline", 3);
     static final Group ALLOCATOR = Group.of("allocator", 3);
     static final Group AGGREGATOR = Group.of("aggregator", 12);
