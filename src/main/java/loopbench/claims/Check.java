@@ -160,11 +160,6 @@ public final class Check {
         }
     }
 
-    /** The sd of the log ratios behind a paired or one-sample ratio. */
-    private static double sd(LogRatio r) {
-        return r.standardError() * Math.sqrt(r.n());
-    }
-
     public CheckResult evaluate(Measurements m) {
         List<Selection> missing = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -199,7 +194,7 @@ public final class Check {
                 double[] c = new double[a.size()];
                 Arrays.fill(c, constant);
                 ratio = LogRatio.paired(c, a.values());
-                basis = new Basis(Basis.Method.ONE_SAMPLE, a.size(), a.size(), 0, 0, a.hasRounds(), sd(ratio));
+                basis = new Basis(Basis.Method.ONE_SAMPLE, a.size(), a.size(), 0, 0, a.hasRounds(), ratio.sdLog());
             } else if (a.hasRounds() && b.hasRounds()) {
                 RoundPairs pairs = RoundPairs.match(b.rounds(), b.values(), a.rounds(), a.values());
                 if (pairs.size() == 0) {
@@ -210,7 +205,7 @@ public final class Check {
                 }
                 ratio = pairs.ratio();
                 basis = new Basis(Basis.Method.PAIRED, pairs.size(), a.size(), b.size(), pairs.dropped(), true,
-                        sd(ratio));
+                        ratio.sdLog());
             } else {
                 ratio = LogRatio.unpaired(a.values(), b.values());
                 basis = new Basis(Basis.Method.WELCH, Math.min(a.size(), b.size()), a.size(), b.size(), 0, false,

@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
         description = {"Compares two arms of one rounds run (a profile whose lines have [rounds=N]), each candidate "
                 + "fork paired with the baseline fork of the same round: per metric, the means of each arm's forks "
                 + "and candidate / baseline with its 95%% interval (the paired t on the per-round log ratios, the "
-                + "gate's and the claims' statistic). Prints Markdown.",
+                + "gate's and the claims' statistic) and the sd of the per-round log ratios, which sizes the rounds "
+                + "a comparison needs (twin=A against twin=B: the noise alone). Prints Markdown.",
                 "e.g. pairs target/jmh/results.json --baseline topology=local --candidate topology=netns "
                         + "--metric primary,e2e.proxy.cpu",
                 "For two separate runs, use 'compare'; for two jars, 'gate'."})
@@ -28,12 +29,12 @@ final class PairsCommand implements Callable<Integer> {
 
     @Option(names = "--baseline", paramLabel = "NAME=VALUE[,NAME=VALUE]", required = true,
             description = "The baseline arm: parameters (e.g. topology=local) and/or group=LABEL (the profile "
-                    + "line's label).")
+                    + "line's label) and/or twin=A|B (a null experiment's twin arms).")
     String baseline;
 
     @Option(names = "--candidate", paramLabel = "NAME=VALUE[,NAME=VALUE]", required = true,
             description = "The candidate arm, the same way. Each baseline result pairs with the candidate result of "
-                    + "the same benchmark and other parameters (and group, unless a selector names it).")
+                    + "the same benchmark and other parameters (and group and twin, unless a selector names them).")
     String candidate;
 
     @Option(names = "--metric", paramLabel = "NAME", split = ",",

@@ -18,13 +18,17 @@ import java.util.TreeSet;
  * round (the rounds engine interleaves them, so the machine's drift between rounds hits both alike), with the same
  * statistic as the gate and the claims: the paired t on the per-round log ratios ({@link LogRatio#paired}).
  *
- * <p>The arms are chosen by selectors, {@code name=value[,name=value]} over a result's parameters and its rounds
- * group ({@code group=LABEL}); a baseline result is paired with the candidate result whose benchmark and other
- * parameters are the same (and whose group is, unless a selector names the group).
+ * <p>The arms are chosen by selectors, {@code name=value[,name=value]} over a result's parameters, its rounds
+ * group ({@code group=LABEL}) and, in a null experiment, its twin ({@code twin=A}, {@code twin=B}: two arms of one
+ * configuration); a baseline result is paired with the candidate result whose benchmark and other parameters are the
+ * same (and whose group and twin are, unless a selector names them). Beside each ratio: the standard deviation of
+ * the per-round log ratios, the noise that sizes the rounds a comparison needs (of twins: the noise alone).
  */
 public final class PairedArms {
     /** The selector key that names the rounds engine's group (the profile line's label) instead of a parameter. */
     public static final String GROUP = "group";
+    /** The selector key that names a null experiment's twin arm (A or B) instead of a parameter. */
+    public static final String TWIN = "twin";
     private static final double CONFIDENCE = 0.95;
 
     /** Which results make an arm: every {@code name=value} must hold. */
@@ -36,7 +40,8 @@ public final class PairedArms {
                 int eq = part.indexOf('=');
                 if (eq <= 0 || eq == part.length() - 1) {
                     throw new IllegalArgumentException("'" + text + "' is not a selector: give name=value[,name=value]"
-                            + " over the results' parameters or group=LABEL (e.g. topology=local, group=tasks41)");
+                            + " over the results' parameters, group=LABEL or twin=A|B (e.g. topology=local, "
+                            + "group=tasks41)");
                 }
                 v.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
             }
@@ -56,8 +61,8 @@ public final class PairedArms {
 
     /** One metric of one pair of results. {@code problem} says why there is no ratio, else null. */
     public record Row(String benchmark, Map<String, String> rest, String metric, String unit, double baseline,
-                      int baselineForks, double candidate, int candidateForks, LogRatio.Interval interval, int pairs,
-                      int dropped, String problem) {
+                      int baselineForks, double candidate, int candidateForks, LogRatio.Interval interval,
+                      double sdLog, int pairs, int dropped, String problem) {
     }
 
     /** The rows, and the results of either arm that found no partner. */
@@ -68,7 +73,7 @@ public final class PairedArms {
     }
 
     private static String value(JmhResult r, String key) {
-        return GROUP.equals(key) ? r.group() : r.param(key);
+        return GROUP.equals(key) ? r.group() : TWIN.equals(key) ? r.twin() : r.param(key);
     }
 
     /**
@@ -121,7 +126,8 @@ public final class PairedArms {
     }
 
     private static String groupNote(JmhResult r) {
-        return r.group() == null ? "" : " (group " + r.group() + ")";
+        return (r.group() == null ? "" : " (group " + r.group() + ")") + (r.twin() == null ? "" : " (twin "
+                + r.twin() + ")");
     }
 
     private static List<JmhResult> concat(Map<String, JmhResult> a, Map<String, JmhResult> b) {
@@ -167,10 +173,10 @@ public final class PairedArms {
         return String.join("; ", parts);
     }
 
-    /** Benchmark, mode and the parameters the selectors do not name, plus the group unless a selector names it. */
+    /** Benchmark, mode and the parameters the selectors do not name, plus group and twin unless a selector does. */
     private static String matchKey(JmhResult r, Set<String> keys) {
         return r.keyWithout(named(r, keys)) + (keys.contains(GROUP) || r.group() == null ? "" : " group "
-                + r.group());
+                + r.group()) + (keys.contains(TWIN) || r.twin() == null ? "" : " twin " + r.twin());
     }
 
     private static Map<String, String> named(JmhResult r, Set<String> keys) {
@@ -197,7 +203,7 @@ public final class PairedArms {
         JmhResult.Metric mc = c.metric(metric);
         String name = b.shortName();
         if (mb == null || mc == null) {
-            return new Row(name, rest, metric, "", Double.NaN, 0, Double.NaN, 0, null, 0, 0,
+            return new Row(name, rest, metric, "", Double.NaN, 0, Double.NaN, 0, null, Double.NaN, 0, 0,
                     "not measured by the " + (mb == null ? "baseline" : "candidate"));
         }
         double[] fb = mb.forkMeans();
@@ -205,23 +211,27 @@ public final class PairedArms {
         int[] rb = b.rounds();
         int[] rc = c.rounds();
         if (rb == null || rc == null) {
-            return new Row(name, rest, metric, mb.unit(), mean(fb), fb.length, mean(fc), fc.length, null, 0, 0,
+            return new Row(name, rest, metric, mb.unit(), mean(fb), fb.length, mean(fc), fc.length, null, Double.NaN,
+                    0, 0,
                     "no round per fork: not a rounds run (a profile line with [rounds=N]); compare two runs with "
                             + "'compare'");
         }
         RoundPairs pairs = RoundPairs.match(rb, fb, rc, fc);
         String problem = null;
         LogRatio.Interval interval = null;
+        double sd = Double.NaN;
         if (pairs.size() == 0) {
             problem = "no round in common";
         } else {
             try {
-                interval = pairs.ratio().interval(CONFIDENCE);
+                LogRatio ratio = pairs.ratio();
+                interval = ratio.interval(CONFIDENCE);
+                sd = ratio.sdLog();
             } catch (IllegalArgumentException e) {
                 problem = "no ratio: " + e.getMessage();
             }
         }
-        return new Row(name, rest, metric, mb.unit(), mean(fb), fb.length, mean(fc), fc.length, interval,
+        return new Row(name, rest, metric, mb.unit(), mean(fb), fb.length, mean(fc), fc.length, interval, sd,
                 pairs.size(), pairs.dropped(), problem);
     }
 
@@ -249,12 +259,13 @@ public final class PairedArms {
         StringBuilder b = new StringBuilder();
         b.append("baseline ").append(c.baseline()).append(", candidate ").append(c.candidate())
                 .append(": means of each arm's forks; candidate / baseline paired by round (paired t on the per-round"
-                        + " log ratios), 95% intervals.");
+                        + " log ratios), 95% intervals; sd: the standard deviation of the per-round ln(candidate / "
+                        + "baseline).");
         if (!shared.isEmpty()) {
             b.append(" Every row: ").append(String.join(", ", shared)).append('.');
         }
         b.append("\n\n| benchmark | parameters | metric | baseline | candidate | candidate / baseline (95% interval) "
-                + "| pairs |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+                + "| sd | pairs |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (Row r : c.rows()) {
             String params = r.rest().entrySet().stream().filter(e -> !shared.contains(e.getKey() + "=" + e.getValue()))
                     .map(e -> e.getKey() + "=" + e.getValue()).reduce((x, y) -> x + ", " + y).orElse("");
@@ -263,8 +274,9 @@ public final class PairedArms {
                     ? ratio(r.interval().ratio()) + " (one pair: no interval)"
                     : String.format(Locale.ROOT, "%s [%s, %s]", ratio(r.interval().ratio()),
                     ratio(r.interval().lower()), ratio(r.interval().upper()));
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %s | %s | %s | %d%s |%n", r.benchmark(),
-                    params, r.metric(), unit, number(r.baseline()), number(r.candidate()), ratio, r.pairs(),
+            String sd = Double.isNaN(r.sdLog()) ? "-" : String.format(Locale.ROOT, "%.4f", r.sdLog());
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %s | %s | %s | %s | %d%s |%n", r.benchmark(),
+                    params, r.metric(), unit, number(r.baseline()), number(r.candidate()), ratio, sd, r.pairs(),
                     r.dropped() == 0 ? "" : " (" + r.dropped() + " unpaired)"));
         }
         if (!c.unmatched().isEmpty()) {

@@ -132,6 +132,14 @@ public final class LogRatio {
         return standardError;
     }
 
+    /**
+     * The standard deviation of the log ratios behind a paired (or one-sample) ratio: the noise per round, which
+     * sizes the rounds a check needs (NaN below 2 pairs; for an unpaired ratio, not a per-round figure).
+     */
+    public double sdLog() {
+        return standardError * Math.sqrt(n);
+    }
+
     public double degreesOfFreedom() {
         return degreesOfFreedom;
     }

@@ -39,7 +39,6 @@ class ProfileScriptsTest {
     private static final String GC = "profiles/proxy-gc.sh";
     private static final String BREAKDOWN = "profiles/profile-breakdown.py";
     private static final String GATE_STATS = "profiles/gate-stats.py";
-    private static final String TWIN_SPREAD = "profiles/twin-spread.py";
     private static final String EXTERNAL = "profiles/reference-proxies/external.sh";
     private static final String ALLOC_DIFF = "profiles/alloc-diff.py";
     private static final String SSH_LOOPBACK = "profiles/ssh-loopback.sh";
@@ -52,14 +51,6 @@ class ProfileScriptsTest {
         assertEquals(0, r.exit, r.stderr);
         assertTrue(r.stdout.contains("--"), "the usage names the options: " + r.stdout);
         assertFalse(r.stdout.contains("#!/"), r.stdout);
-    }
-
-    /** twin-spread.py has no options, only its arguments. */
-    @Test
-    void twinSpreadHelpPrintsItsUsage() throws Exception {
-        Result r = run(TWIN_SPREAD, "--help");
-        assertEquals(0, r.exit, r.stderr);
-        assertTrue(r.stdout.contains("usage: profiles/twin-spread.py RESULTS.json [METRIC ...]"), r.stdout);
     }
 
     static Stream<Arguments> badInput() {
@@ -129,11 +120,6 @@ class ProfileScriptsTest {
                 Arguments.of(GATE_STATS, List.of("bogus"), List.of("invalid choice: 'bogus'", "'pool'", "'order'")),
                 Arguments.of(GATE_STATS, List.of("pool", "no/such/dir"), List.of("no/such/dir: no finished gate")),
                 Arguments.of(GATE_STATS, List.of("spread"), List.of("the following arguments are required: JSON")),
-                Arguments.of(TWIN_SPREAD, List.of("no/such.json"), List.of("twin-spread: no/such.json")),
-                Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/jdk25-compare/type-pollution/gate.json"),
-                        List.of("not JMH results")),
-                Arguments.of(TWIN_SPREAD, List.of("docs/results/2026-11-24/l4-void-promise/pipeline-cost/after.json"),
-                        List.of("no twin results in")),
                 Arguments.of(EXTERNAL, List.of("--bogus"), List.of("unknown option '--bogus'", "--only REGEX")),
                 Arguments.of(EXTERNAL, List.of("--forks", "0"), List.of("--forks '0' is not a positive integer")),
                 Arguments.of(EXTERNAL, List.of("--only", "squid"), List.of("--only 'squid' matches no target",

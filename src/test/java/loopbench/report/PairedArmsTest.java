@@ -52,8 +52,8 @@ class PairedArmsTest {
         assertEquals(700.0 / 3, score.baseline(), 1e-9);
         assertNull(score.problem());
         String md = PairedArms.markdown(c);
-        assertTrue(md.contains("| Proxy.requests |  | primary (ops/ms) | 233 | 257 | 1.100 [1.100, 1.100] | 3 |"),
-                md);
+        assertTrue(md.contains("| Proxy.requests |  | primary (ops/ms) | 233 | 257 | 1.100 [1.100, 1.100] | 0.0000 "
+                + "| 3 |"), md);
         assertTrue(md.contains("Every row: layer=4."), md);
     }
 
@@ -71,6 +71,30 @@ class PairedArmsTest {
         assertEquals(Math.exp(m), row.interval().ratio(), 1e-9);
         assertEquals(Math.exp(m - half), row.interval().lower(), 1e-5);
         assertEquals(Math.exp(m + half), row.interval().upper(), 1e-5);
+        assertEquals(s, row.sdLog(), 1e-12);
+    }
+
+    /** A twin result: the group and twin tags a null experiment's arms carry. */
+    private static String twin(String name, int[] rounds, double[] scores) {
+        String json = result("\"layer\":\"4\"", "noise", rounds, scores, new double[] {1, 1, 1});
+        return json.substring(0, json.length() - 2) + ",\"twin\":\"" + name + "\"}}";
+    }
+
+    @Test
+    void twinsAreArmsWhenNamedAndTheirSdIsTheNoiseAlone() {
+        List<JmhResult> r = results(twin("A", new int[] {1, 2, 3}, new double[] {10, 10, 10}),
+                twin("B", new int[] {2, 1, 3}, new double[] {12, 11, 10}));
+        PairedArms.Row row = PairedArms.compare(r, sel("twin=A"), sel("twin=B"), List.of(JmhResult.PRIMARY)).rows()
+                .get(0);
+        double[] d = {Math.log(1.1), Math.log(1.2), 0};
+        double m = (d[0] + d[1] + d[2]) / 3;
+        double s = Math.sqrt(((d[0] - m) * (d[0] - m) + (d[1] - m) * (d[1] - m) + m * m) / 2);
+        assertEquals(3, row.pairs());
+        assertEquals(s, row.sdLog(), 1e-12);
+        assertEquals(Map.of("layer", "4"), row.rest());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PairedArms.compare(r, sel("twin=A"), sel("twin=C"), List.of()));
+        assertEquals("--candidate twin=C selects no result; twin takes A, B here", e.getMessage());
     }
 
     @Test
