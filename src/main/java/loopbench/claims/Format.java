@@ -1,5 +1,7 @@
 package loopbench.claims;
 
+import loopbench.report.ResultTable;
+
 import java.util.Locale;
 
 /** Numbers as the report writes them: ratios with 3 significant digits, figures with thousands separators. */
@@ -7,21 +9,9 @@ final class Format {
     private Format() {
     }
 
+    /** {@link ResultTable#ratio}: the project's one ratio format. */
     static String ratio(double r) {
-        if (Double.isNaN(r)) {
-            return "n/a";
-        }
-        double a = Math.abs(r);
-        if (a >= 100) {
-            return String.format(Locale.ROOT, "%,.0f", r);
-        }
-        if (a >= 10) {
-            return String.format(Locale.ROOT, "%.1f", r);
-        }
-        if (a >= 0.1 || a == 0) {
-            return String.format(Locale.ROOT, "%.3f", r);
-        }
-        return String.format(Locale.ROOT, "%.3g", r);
+        return ResultTable.ratio(r);
     }
 
     /** A figure with its unit, e.g. "84,042 req/s", "1.27 µs/request". */

@@ -271,9 +271,9 @@ public final class PairedArms {
                     .map(e -> e.getKey() + "=" + e.getValue()).reduce((x, y) -> x + ", " + y).orElse("");
             String unit = r.unit().isEmpty() ? "" : " (" + r.unit() + ")";
             String ratio = r.problem() != null ? r.problem() : Double.isNaN(r.interval().lower())
-                    ? ratio(r.interval().ratio()) + " (one pair: no interval)"
-                    : String.format(Locale.ROOT, "%s [%s, %s]", ratio(r.interval().ratio()),
-                    ratio(r.interval().lower()), ratio(r.interval().upper()));
+                    ? ResultTable.ratio(r.interval().ratio()) + " (one pair: no interval)"
+                    : String.format(Locale.ROOT, "%s [%s, %s]", ResultTable.ratio(r.interval().ratio()),
+                    ResultTable.ratio(r.interval().lower()), ResultTable.ratio(r.interval().upper()));
             String sd = Double.isNaN(r.sdLog()) ? "-" : String.format(Locale.ROOT, "%.4f", r.sdLog());
             b.append(String.format(Locale.ROOT, "| %s | %s | %s%s | %s | %s | %s | %s | %d%s |%n", r.benchmark(),
                     params, r.metric(), unit, number(r.baseline()), number(r.candidate()), ratio, sd, r.pairs(),
@@ -284,10 +284,6 @@ public final class PairedArms {
             c.unmatched().forEach(u -> b.append("- ").append(u).append('\n'));
         }
         return b.toString();
-    }
-
-    private static String ratio(double r) {
-        return String.format(Locale.ROOT, Math.abs(r) >= 0.1 ? "%.3f" : "%.3g", r);
     }
 
     /** The report package's one number format ({@link ResultTable#format}); "n/a" where an arm has no value. */

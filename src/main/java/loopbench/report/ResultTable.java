@@ -198,6 +198,27 @@ public final class ResultTable {
         return hasError ? format(score) + " ± " + format(err.getAsDouble()) : format(score);
     }
 
+    /**
+     * A ratio as every report of the project writes it: three decimals near 1 (so that 1.005 and 0.995 stay apart),
+     * fewer above 10, thousands separators above 100, three significant digits below 0.1; "n/a" for NaN.
+     */
+    public static String ratio(double r) {
+        if (Double.isNaN(r)) {
+            return "n/a";
+        }
+        double a = Math.abs(r);
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", r);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", r);
+        }
+        if (a >= 0.1 || a == 0) {
+            return String.format(Locale.ROOT, "%.3f", r);
+        }
+        return String.format(Locale.ROOT, "%.3g", r);
+    }
+
     /** Three significant digits, no exponent for everyday magnitudes. */
     static String format(double v) {
         if (Double.isNaN(v)) {
