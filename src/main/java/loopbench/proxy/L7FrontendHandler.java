@@ -73,6 +73,25 @@ import java.util.concurrent.RejectedExecutionException;
  * requests gets every response, then the connection closes.
  */
 public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
+
+    /** The client connection's lifecycle: OPEN --&gt; INPUT_SHUT_DOWN --&gt; CLOSED, or OPEN --&gt; CLOSED. */
+    enum Client {
+        /** Reading requests and answering them. */
+        OPEN,
+        /** The client shut its output down (half-close): what it sent is answered, then the connection closes. */
+        INPUT_SHUT_DOWN,
+        /** The channel is inactive: nothing more is read, answered or relayed. */
+        CLOSED;
+
+        /** The next phase; a step back or in place is a bug. */
+        Client to(Client next) {
+            if (next.ordinal() <= ordinal()) {
+                throw new IllegalStateException("client connection " + this + " -> " + next);
+            }
+            return next;
+        }
+    }
+
     private final ProxyConfig config;
     /** The Host header sent to the backend, made once. */
     private final AsciiString backendHost;
@@ -100,9 +119,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     /** The current read batch delivered a message (else its bytes are part of one still incomplete). */
     private boolean deliveredInBatch;
     private boolean clientFlushPending;
-    /** The client shut its side down (half-close): answer what it sent, then close. */
-    private boolean inputShutdown;
-    private boolean closed;
+    /** Where the client connection stands; it moves only forward. */
+    private Client client = Client.OPEN;
 
     L7FrontendHandler(ProxyConfig config, BackendConnector connector, ReadGate gate, RequestAggregator aggregator,
                       KeepAlivePool.PerLoop pools) {
@@ -134,7 +152,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         deliveredInBatch = true;
-        if (closed || !(msg instanceof HttpObject || msg instanceof OversizedRequest)) {
+        if (client == Client.CLOSED || !(msg instanceof HttpObject || msg instanceof OversizedRequest)) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -160,7 +178,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         draining = true;
         try {
-            while (!closed) {
+            while (client != Client.CLOSED) {
                 Object next = pending.peek();
                 if (next == null) {
                     break;
@@ -178,10 +196,10 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
         } finally {
             draining = false;
         }
-        if (closed) {
+        if (client == Client.CLOSED) {
             return;
         }
-        if (exchange.awaitsHead() && pending.isEmpty() && inputShutdown) {
+        if (exchange.awaitsHead() && pending.isEmpty() && client != Client.OPEN) {
             ctx.close(); // every request the client sent before its FIN has been answered
             return;
         }
@@ -314,9 +332,9 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onBackendRead(Channel from, Object msg) {
-        if (!backend.is(from) || !exchange.awaitingBackend() || closed) {
+        if (!backend.is(from) || !exchange.awaitingBackend() || client == Client.CLOSED) {
             ReferenceCountUtil.release(msg);
-            if (backend.is(from) && !closed) {
+            if (backend.is(from) && client != Client.CLOSED) {
                 backend.drop(); // a response nobody asked for: the connection is out of step
             }
             return;
@@ -454,7 +472,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void flushClient() {
-        if (clientFlushPending && !closed) {
+        if (clientFlushPending && client != Client.CLOSED) {
             clientFlushPending = false;
             ctx.flush();
         }
@@ -463,7 +481,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
     /** From the backend channel: its writability changed (a streamed body may go on, or must wait). */
     void backendWritabilityChanged(Channel from) {
         onClientLoop(() -> {
-            if (backend.is(from) && !closed) {
+            if (backend.is(from) && client != Client.CLOSED) {
                 updateReading();
             }
         }, null);
@@ -488,7 +506,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
             }
             boolean servedBefore = backend.servedBefore();
             backend.drop();
-            if (closed) {
+            if (client == Client.CLOSED) {
                 return;
             }
             Exchange e = exchange;
@@ -521,7 +539,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** The watchdog: the connection has waited too long under {@code wait}. */
     void timedOut(L7Timeouts.Wait wait, long limitNanos) {
-        if (closed) {
+        if (client == Client.CLOSED) {
             return;
         }
         String what = wait.timeout + " (" + limitNanos / 1_000_000 + " ms)";
@@ -594,7 +612,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** The exchange's response has gone to the client channel (written, or queued while the channel takes more). */
     private void responseSent() {
-        if (closed) {
+        if (client == Client.CLOSED) {
             return;
         }
         exchange.response(Response.DONE);
@@ -611,7 +629,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** Reads the client on while nothing waits and the backend takes what is sent; else pauses. */
     private void updateReading() {
-        if (inputShutdown) {
+        if (client != Client.OPEN) {
             return; // nothing more to read; asking epoll to read a shut-down input fails (ENOENT) and closes
         }
         if (pending.isEmpty() && !backend.full()) {
@@ -637,7 +655,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        closed = true;
+        client = client.to(Client.CLOSED);
         if (watchdog != null) {
             watchdog.stop();
         }
@@ -664,8 +682,8 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
      */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof ChannelInputShutdownEvent) {
-            inputShutdown = true;
+        if (evt instanceof ChannelInputShutdownEvent && client == Client.OPEN) {
+            client = client.to(Client.INPUT_SHUT_DOWN);
             drain(); // closes at once if nothing is queued or in progress
             backend.flush();
         }
@@ -695,7 +713,7 @@ public final class L7FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** The client is being read, or has ended its side: either way its silence is its own, not the proxy's doing. */
     boolean clientRead() {
-        return gate.isOpen() || inputShutdown; // a client that shut its output down will send nothing more
+        return gate.isOpen() || client != Client.OPEN; // a client that shut its output down will send nothing more
     }
 
     /** Bytes written to the client that it has not taken yet. */

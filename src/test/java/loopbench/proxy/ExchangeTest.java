@@ -187,6 +187,22 @@ class ExchangeTest {
         assertThrows(IllegalStateException.class, e::next);
     }
 
+    /** The client connection's lifecycle around the exchanges: forward only, half-close optional. */
+    @Test
+    void clientConnectionMovesOnlyForward() {
+        L7FrontendHandler.Client open = L7FrontendHandler.Client.OPEN;
+        L7FrontendHandler.Client halfClosed = open.to(L7FrontendHandler.Client.INPUT_SHUT_DOWN);
+        assertEquals(L7FrontendHandler.Client.CLOSED, halfClosed.to(L7FrontendHandler.Client.CLOSED));
+        assertEquals(L7FrontendHandler.Client.CLOSED, open.to(L7FrontendHandler.Client.CLOSED));
+        for (L7FrontendHandler.Client from : L7FrontendHandler.Client.values()) {
+            for (L7FrontendHandler.Client to : L7FrontendHandler.Client.values()) {
+                if (to.ordinal() <= from.ordinal()) {
+                    assertThrows(IllegalStateException.class, () -> from.to(to), from + " -> " + to);
+                }
+            }
+        }
+    }
+
     /** A connection's second exchange. */
     private static Exchange later() {
         Exchange e = exchangeAt(new Exchange(), Request.READ, Response.DONE);
