@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The rounds planner: its power formula on known cases, and the committed follow-up profile's rounds are what it
- * computes from the three claims runs that profile was sized from (its header states the sizing; this holds the
+ * computes from the claims runs that profile was sized from (its header states the sizing; this holds the
  * header to the project's own computation).
  */
 class RoundsPlanTest {
@@ -32,26 +32,38 @@ class RoundsPlanTest {
     }
 
     @Test
-    void theFollowUpProfilesRoundsAreThePlanOfTheThreeRunsBeforeIt() throws IOException {
+    void theFollowUpProfilesRoundsAreThePlanOfTheRunsBeforeIt() throws IOException {
+        // Each follow-up line's label -> the claim it was sized for (N-2: both lines, the larger of its two checks),
+        // from the three claims runs before the first follow-up or (C000-4, added later) the six before it.
+        Map<String, String> sizedFor = Map.of("allocators-64", "C000-6", "aggregator", "C000-7", "page-200",
+                "C002-3", "epoll41", "C004-1", "tasks41", "N-2", "tasks42", "N-2", "proxy-64", "C000-4");
+        Map<String, Integer> fromThree = needed("2026-11-25/claims-run-1", "2026-11-25/claims-run-2",
+                "2026-11-26/claims-run-3");
+        Map<String, Integer> fromSix = needed("2026-11-25/claims-run-1", "2026-11-25/claims-run-2",
+                "2026-11-26/claims-run-3", "2026-11-26/claims-run-4", "2026-11-26/claims-run-5",
+                "2026-11-26/claims-run-6");
+        Map<String, Integer> profile = new TreeMap<>();
+        Map<String, Integer> plan = new TreeMap<>();
+        for (ProfileLine line : ProfileLine.read(Path.of("profiles/claims-follow-up.jmh"))) {
+            String claim = sizedFor.get(line.label());
+            profile.put(line.label(), line.rounds());
+            plan.put(line.label(), (claim.equals("C000-4") ? fromSix : fromThree).get(claim));
+        }
+        assertEquals(sizedFor.keySet(), profile.keySet(), "the follow-up's lines this test knows");
+        assertEquals(plan, profile);
+    }
+
+    /** Claim -> the rounds its hardest decisive check needs, planned from the given committed runs. */
+    private static Map<String, Integer> needed(String... runDirs) throws IOException {
         List<VerdictHistory.Run> runs = new ArrayList<>();
-        for (String r : List.of("2026-11-25/claims-run-1", "2026-11-25/claims-run-2", "2026-11-26/claims-run-3")) {
+        for (String r : runDirs) {
             runs.add(VerdictHistory.load(Path.of("docs/results", r)));
         }
         Map<String, Integer> needed = new TreeMap<>();
         for (RoundsPlan.Row row : RoundsPlan.plan(runs)) {
             needed.merge(row.claim(), row.needed(), Math::max);
         }
-        // Each follow-up line's label -> the claim it was sized for (N-2: both lines, the larger of its two checks).
-        Map<String, String> sizedFor = Map.of("allocators-64", "C000-6", "aggregator", "C000-7", "page-200",
-                "C002-3", "epoll41", "C004-1", "tasks41", "N-2", "tasks42", "N-2");
-        Map<String, Integer> profile = new TreeMap<>();
-        Map<String, Integer> plan = new TreeMap<>();
-        for (ProfileLine line : ProfileLine.read(Path.of("profiles/claims-follow-up.jmh"))) {
-            profile.put(line.label(), line.rounds());
-            plan.put(line.label(), needed.get(sizedFor.get(line.label())));
-        }
-        assertEquals(sizedFor.keySet(), profile.keySet(), "the follow-up's lines this test knows");
-        assertEquals(plan, profile);
+        return needed;
     }
 
     @Test

@@ -63,7 +63,7 @@ class ClaimsDerivedProfilesTest {
     void eachFollowUpLineIsItsClaimsLineWithMoreRounds() throws IOException {
         Map<String, ProfileLine> followUp = byLabel(ProfileLine.read(Path.of("profiles/claims-follow-up.jmh")));
         Map<String, ProfileLine> claims = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh")));
-        assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42"),
+        assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42", "proxy-64"),
                 List.copyOf(followUp.keySet()), "the follow-up's groups");
         for (ProfileLine f : followUp.values()) {
             ProfileLine c = claims.get(f.label());
