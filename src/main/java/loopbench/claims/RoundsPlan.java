@@ -110,7 +110,7 @@ public final class RoundsPlan {
         b.append("Rounds for 80% power at the 5% level, from ").append(String.join(", ",
                 runs.stream().map(VerdictHistory.Run::name).toList())).append(": m = the mean of the runs' log "
                 + "ratios (shown as a ratio), sd = the root mean square of their sd of per-round log ratios, d = |m - "
-                + "ln(nearest boundary)|.\n\n");
+                + "ln(nearest boundary)|.\n\n").append(VerdictHistory.hostsNote(runs));
         b.append("| claim | decisive check | runs | m | sd | nearest boundary | d | rounds needed | rounds in "
                 + "claims.jmh |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (Row r : rows) {

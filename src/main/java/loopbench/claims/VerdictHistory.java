@@ -50,10 +50,11 @@ public final class VerdictHistory {
     }
 
     /**
-     * One claims run: its name (the record's folder), each claim's entry in the report's order, and every decisive
-     * check's figures by claim.
+     * One claims run: its name (the record's folder), the CPU it ran on (from {@value Machine#FILE} beside its
+     * report or one folder up, where the suite writes it; "unknown" without one), each claim's entry in the report's
+     * order, and every decisive check's figures by claim.
      */
-    public record Run(String name, Map<String, Entry> claims, Map<String, List<CheckFigures>> decisive) {
+    public record Run(String name, String host, Map<String, Entry> claims, Map<String, List<CheckFigures>> decisive) {
     }
 
     /** Two runs' agreement over the claims both measured (see {@link Entry#measured()}). */
@@ -102,7 +103,34 @@ public final class VerdictHistory {
             CheckFigures first = checks.stream().filter(f -> !Double.isNaN(f.ratio())).findFirst().orElse(null);
             claims.put(id, new Entry(c.get("verdict").getAsString(), first));
         }
-        return new Run(name, claims, decisive);
+        return new Run(name, host(named.getParent()), claims, decisive);
+    }
+
+    private static String host(Path reportDir) {
+        List<Path> where = new ArrayList<>(List.of(reportDir));
+        if (reportDir.getParent() != null) {
+            where.add(reportDir.getParent()); // target/jmh/machine.json beside target/jmh/claims/report.json
+        }
+        for (Path dir : where) {
+            Machine.Snapshot m = Machine.Snapshot.read(dir.resolve(Machine.FILE));
+            if (m != null && m.cpuModel() != null) {
+                return m.cpuModel();
+            }
+        }
+        return "unknown";
+    }
+
+    /**
+     * A sentence naming each run's host when they are not all the same, else empty: effects and noise measured on
+     * different hardware need not agree, and a plan or a comparison across them should say so.
+     */
+    public static String hostsNote(List<Run> runs) {
+        if (runs.stream().map(Run::host).distinct().count() < 2) {
+            return "";
+        }
+        return "Not all on one host (CPU from each run's " + Machine.FILE + "): " + String.join("; ",
+                runs.stream().map(r -> r.name() + " " + r.host()).toList()) + ". Effects and noise measured on "
+                + "different hardware need not agree.\n\n";
     }
 
     private static double number(JsonObject o, String name) {
@@ -155,7 +183,7 @@ public final class VerdictHistory {
                 titles.putIfAbsent(id, catalog.containsKey(id) ? catalog.get(id).title() : "(not in this catalogue)");
             }
         }
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(hostsNote(runs));
         b.append("| claim | | first decisive check |");
         runs.forEach(r -> b.append(' ').append(r.name()).append(" |"));
         b.append(" same verdict |\n|").append(" --- |".repeat(4 + runs.size())).append('\n');

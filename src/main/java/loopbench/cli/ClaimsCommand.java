@@ -72,7 +72,9 @@ final class ClaimsCommand implements Callable<Integer> {
     @Option(names = "--across", paramLabel = "RUN", arity = "2..*",
             description = "Instead of judging: the verdicts of these claims runs side by side (each a folder holding "
                     + "the report.json the claims report wrote, e.g. docs/results/2026-11-26/claims-run-3, or the "
-                    + "file), and how often each pair of runs agrees on the claims both measured; Markdown on stdout.")
+                    + "file), and how often each pair of runs agrees on the claims both measured; Markdown on stdout. "
+                    + "Runs from different CPUs (each run's machine.json) are named as such, here and in "
+                    + "--plan-rounds.")
     List<Path> across = new ArrayList<>();
 
     @Option(names = "--plan-rounds", paramLabel = "RUN", arity = "1..*",

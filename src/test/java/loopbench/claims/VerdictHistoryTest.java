@@ -65,6 +65,29 @@ class VerdictHistoryTest {
         assertTrue(md.endsWith("- " + x.sentence() + "\n"), md);
     }
 
+    /** Runs from different hardware say so above the table and the plan; runs from one host print as before. */
+    @Test
+    void runsFromDifferentHostsAreNamedWithTheirCpu(@TempDir Path dir) throws IOException {
+        Path a = report(dir, "run-a", claim("C000-1", "REFUTED", 0.6));
+        Path b = report(dir, "run-b", claim("C000-1", "REFUTED", 0.58));
+        Path c = report(dir.resolve("jmh"), "claims", claim("C000-1", "REFUTED", 0.61));
+        Files.writeString(a.resolve(Machine.FILE), "{\"cpuModel\": \"Intel(R) Xeon(R) Processor\", \"cores\": 2}");
+        Files.writeString(b.resolve(Machine.FILE), "{\"cpuModel\": \"Intel(R) Xeon(R) Processor\", \"cores\": 2}");
+        // As the suite leaves it: target/jmh/machine.json beside target/jmh/claims/report.json.
+        Files.writeString(dir.resolve("jmh").resolve(Machine.FILE), "{\"cpuModel\": \"AMD EPYC\", \"cores\": 2}");
+        List<VerdictHistory.Run> same = List.of(VerdictHistory.load(a), VerdictHistory.load(b));
+        List<VerdictHistory.Run> mixed = List.of(VerdictHistory.load(a), VerdictHistory.load(c));
+        assertEquals("AMD EPYC", mixed.get(1).host());
+        assertEquals("", VerdictHistory.hostsNote(same));
+        assertTrue(VerdictHistory.markdown(same).startsWith("| claim |"), VerdictHistory.markdown(same));
+        String note = "Not all on one host (CPU from each run's machine.json): run-a Intel(R) Xeon(R) Processor; "
+                + "claims AMD EPYC.";
+        assertTrue(VerdictHistory.markdown(mixed).startsWith(note), VerdictHistory.markdown(mixed));
+        assertTrue(RoundsPlan.markdown(mixed, RoundsPlan.plan(mixed)).contains(note));
+        Path none = report(dir, "run-none", claim("C000-1", "REFUTED", 0.6));
+        assertEquals("unknown", VerdictHistory.load(none).host());
+    }
+
     @Test
     void whatIsNotAClaimsReportIsAnErrorNamingIt(@TempDir Path dir) throws IOException {
         NoSuchFileException none = assertThrows(NoSuchFileException.class, () -> VerdictHistory.load(dir));
