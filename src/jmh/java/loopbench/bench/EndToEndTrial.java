@@ -306,6 +306,7 @@ public final class EndToEndTrial implements AutoCloseable {
         }
         Map<String, ProcStat.Snapshot> deltas = perRoleDeltas();
         lastMetrics = metrics(r, deltas);
+        putJit(lastMetrics, EndToEndMetrics.CLIENT, end.process().minus(iterationStart.process()), r.requests());
         servers.forEach((role, p) -> {
             MemoryReport memory = p.memory(); // null: a process that cannot say (an external gateway, a remote host)
             if (memory != null) {
@@ -352,6 +353,7 @@ public final class EndToEndTrial implements AutoCloseable {
             m.put(EndToEndMetrics.cpu(role), requests == 0 ? Double.NaN : d.cpuNanos() / 1000.0 / requests);
             m.put(EndToEndMetrics.contextSwitches(role),
                     requests == 0 ? Double.NaN : (double) d.contextSwitches() / requests);
+            putJit(m, role, d, requests);
         });
         if (requests > 0) {
             // Every request is the same bytes; what was read is counted when read (a response half-read at an end
@@ -380,6 +382,14 @@ public final class EndToEndTrial implements AutoCloseable {
                     requests * (double) messageBytes / r.durationSeconds() / (1 << 20));
         }
         return m;
+    }
+
+    /** The JIT compiler threads' CPU per request of one process, where /proc could tell it. */
+    private static void putJit(Map<String, Double> m, String role, ProcStat.Snapshot delta, long requests) {
+        long nanos = delta.compilerNanos();
+        if (nanos >= 0) {
+            m.put(EndToEndMetrics.jit(role), requests == 0 ? Double.NaN : nanos / 1000.0 / requests);
+        }
     }
 
     /** A server's memory figures, per process and per client connection (the load generator's connections). */

@@ -25,6 +25,10 @@ import java.util.function.LongConsumer;
  *   <li>Context switches: voluntary + nonvoluntary of /proc/PID/task/TID/status, per thread, so that a
  *       difference of two snapshots counts each thread's own switches (a thread that exits between two
  *       snapshots takes its last ones with it).</li>
+ *   <li>The JIT's share: the time on a CPU of each HotSpot compiler thread (named {@code C1 CompilerThreadN} or
+ *       {@code C2 CompilerThreadN}; /proc/PID/task/TID/schedstat, in ns), counted per thread like the switches. A
+ *       process still compiling in a measured stretch was not warm: its CPU per request includes the compiler's,
+ *       and its code ran partly interpreted.</li>
  * </ul>
  */
 public final class ProcStat {
@@ -35,10 +39,23 @@ public final class ProcStat {
     }
 
     /**
-     * A reading of one process: its CPU time, and the context switches of each of its threads (by thread id)
-     * at that moment.
+     * A reading of one process: its CPU time, the context switches of each of its threads (by thread id) and the
+     * CPU time of each of its JIT compiler threads (by thread id; null where it could not be read, e.g. a process on
+     * another host) at that moment.
      */
-    public record Snapshot(long cpuNanos, Map<Long, long[]> switchesByThread, long nanoTime) {
+    public record Snapshot(long cpuNanos, Map<Long, long[]> switchesByThread, Map<Long, Long> compilerNanosByThread,
+                           long nanoTime) {
+
+        /** A reading without the compiler threads' time. */
+        public Snapshot(long cpuNanos, Map<Long, long[]> switchesByThread, long nanoTime) {
+            this(cpuNanos, switchesByThread, null, nanoTime);
+        }
+
+        /** The JIT compiler threads' CPU time in ns (of a difference: in its stretch), or -1 where not read. */
+        public long compilerNanos() {
+            return compilerNanosByThread == null ? -1
+                    : compilerNanosByThread.values().stream().mapToLong(Long::longValue).sum();
+        }
 
         public long voluntarySwitches() {
             return switchesByThread.values().stream().mapToLong(s -> s[0]).sum();
@@ -66,7 +83,15 @@ public final class ProcStat {
                 }
                 delta.put(tid, new long[] {now[0] - before[0], now[1] - before[1]});
             });
-            return new Snapshot(cpuNanos - earlier.cpuNanos, delta, nanoTime - earlier.nanoTime);
+            Map<Long, Long> compiler = null;
+            if (compilerNanosByThread != null && earlier.compilerNanosByThread != null) {
+                compiler = new HashMap<>();
+                for (Map.Entry<Long, Long> e : compilerNanosByThread.entrySet()) {
+                    long before = earlier.compilerNanosByThread.getOrDefault(e.getKey(), 0L);
+                    compiler.put(e.getKey(), e.getValue() - (before > e.getValue() ? 0 : before));
+                }
+            }
+            return new Snapshot(cpuNanos - earlier.cpuNanos, delta, compiler, nanoTime - earlier.nanoTime);
         }
     }
 
@@ -78,14 +103,15 @@ public final class ProcStat {
     public static Snapshot self() {
         long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        return new Snapshot(cpu, contextSwitches(Paths.get("/proc/self/task")), System.nanoTime());
+        Path tasks = Paths.get("/proc/self/task");
+        return new Snapshot(cpu, contextSwitches(tasks), compilerNanos(tasks), System.nanoTime());
     }
 
     /** Another process, by pid. */
     public static Snapshot of(long pid) {
         Path proc = Paths.get("/proc", Long.toString(pid));
         return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), contextSwitches(proc.resolve("task")),
-                System.nanoTime());
+                compilerNanos(proc.resolve("task")), System.nanoTime());
     }
 
     /**
@@ -98,12 +124,14 @@ public final class ProcStat {
         long nanoTime = System.nanoTime();
         long[] cpu = new long[1];
         Map<Long, long[]> switches = new HashMap<>();
+        Map<Long, Long> compiler = new HashMap<>();
         forEachInTree(pid, p -> {
             Path proc = Paths.get("/proc", Long.toString(p));
             cpu[0] += cpuNanosFromStat(proc.resolve("stat"));
             switches.putAll(contextSwitches(proc.resolve("task")));
+            compiler.putAll(compilerNanos(proc.resolve("task")));
         });
-        return new Snapshot(cpu[0], switches, nanoTime);
+        return new Snapshot(cpu[0], switches, compiler, nanoTime);
     }
 
     /**
@@ -347,6 +375,26 @@ public final class ProcStat {
                 }
             }
             byThread.put(tid, switches);
+        });
+        return byThread;
+    }
+
+    /** HotSpot's JIT compiler threads' names as /proc shows them (cut to 15 characters): "C2 CompilerThre". */
+    private static final java.util.regex.Pattern COMPILER_THREAD =
+            java.util.regex.Pattern.compile("Name:\\s+C[12] CompilerThre.*");
+
+    /** The time on a CPU (ns, from schedstat) of every JIT compiler thread alive now, by thread id. */
+    private static Map<Long, Long> compilerNanos(Path taskDir) {
+        Map<Long, Long> byThread = new HashMap<>();
+        forEachThreadStatus(taskDir, (tid, status) -> {
+            if (!status.isEmpty() && COMPILER_THREAD.matcher(status.get(0)).matches()) {
+                try {
+                    String f = Files.readString(taskDir.resolve(Long.toString(tid)).resolve("schedstat")).trim();
+                    byThread.put(tid, Long.parseLong(f.substring(0, f.indexOf(' '))));
+                } catch (IOException | RuntimeException e) {
+                    // a compiler thread that exits while it is read (HotSpot starts and stops them with the load)
+                }
+            }
         });
         return byThread;
     }

@@ -72,6 +72,14 @@ public final class EndToEndMetrics {
         return "e2e." + role + ".cpu";
     }
 
+    /**
+     * CPU-µs per request of a component's JIT compiler threads: part of {@link #cpu}, the JIT still at work. Not 0
+     * in a measured iteration means the process was not yet warm (for a JVM; a process without a JIT shows 0).
+     */
+    public static String jit(String role) {
+        return "e2e." + role + ".jit";
+    }
+
     /** Context switches per request of a component. */
     public static String contextSwitches(String role) {
         return "e2e." + role + ".ctxsw";
@@ -154,7 +162,7 @@ public final class EndToEndMetrics {
         if (name.startsWith("e2e.latency.") || name.startsWith("e2e.task.latency.")) {
             return "µs";
         }
-        if (name.endsWith(".cpu")) {
+        if (name.endsWith(".cpu") || name.endsWith(".jit")) {
             return "µs/req";
         }
         if (name.endsWith(".ctxsw")) {

@@ -65,6 +65,42 @@ class ProcStatTest {
         assertEquals(2 + 1, d.involuntarySwitches());
     }
 
+    /**
+     * The JIT's time is read from this JVM's compiler threads: a method called hot enough gets compiled, and the
+     * compiler threads' time grows while the rest of the process's does too (the share a fork still warming up pays).
+     */
+    @Test
+    void theCompilerThreadsOfThisJvmAreFoundAndTheirTimeCounted() {
+        ProcStat.Snapshot before = ProcStat.self();
+        assertFalse(before.compilerNanosByThread().isEmpty(), "HotSpot's C1/C2 compiler threads are listed");
+        long x = 0;
+        for (int round = 0; round < 200; round++) {
+            x += freshlyCompiled(round); // a new lambda shape per round keeps the compilers busy
+        }
+        ProcStat.Snapshot d = ProcStat.self().minus(before);
+        assertTrue(d.compilerNanos() >= 0 && d.compilerNanos() <= d.cpuNanos() + 20_000_000L,
+                "the compilers' time is part of the process's: " + d.compilerNanos() + " of " + d.cpuNanos() + " " + x);
+        assertEquals(-1, new ProcStat.Snapshot(1, Map.of(), 0).compilerNanos(), "not read: -1, not 0");
+    }
+
+    private static long freshlyCompiled(int seed) {
+        java.util.function.LongUnaryOperator f = v -> v * 31 + seed;
+        long acc = seed;
+        for (int i = 0; i < 20_000; i++) {
+            acc = f.applyAsLong(acc) ^ (acc >>> 7);
+        }
+        return acc;
+    }
+
+    @Test
+    void compilerThreadsThatExitOrAreBornNeverMakeTheirTimeNegative() {
+        ProcStat.Snapshot before = new ProcStat.Snapshot(100, Map.of(), Map.of(1L, 500L, 2L, 9000L), 0);
+        ProcStat.Snapshot after = new ProcStat.Snapshot(300, Map.of(), Map.of(1L, 700L, 3L, 40L), 10);
+        assertEquals(200 + 40, after.minus(before).compilerNanos(), "thread 1 ran 200, thread 3 (new) 40; 2 exited");
+        assertEquals(-1, after.minus(new ProcStat.Snapshot(100, Map.of(), 0)).compilerNanos(),
+                "one side unread: unknown");
+    }
+
     @Test
     void threadsExitingWhileTheSnapshotIsTakenAreSkipped() throws Exception {
         // A thread can exit between the listing of /proc/self/task and the read of its status (ESRCH): a snapshot
