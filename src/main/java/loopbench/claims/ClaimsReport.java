@@ -4,6 +4,7 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import loopbench.report.AtomicFile;
+import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 import org.knowm.xchart.internal.chartpart.Chart;
 
@@ -71,9 +72,10 @@ public final class ClaimsReport {
         // Each claim's gateways measured apart, evaluated once for the page and the JSON.
         Map<String, List<Peers.Row>> peerRows = new LinkedHashMap<>();
         claims.forEach(c -> peerRows.put(c.id(), peers.rows(c)));
-        // Likewise each claim's caution about a saturated load generator (null if none).
-        Map<String, String> saturated = new LinkedHashMap<>();
-        results.forEach(r -> saturated.put(r.claim().id(), saturatedGenerator(r, m)));
+        // Likewise each claim's cautions: a saturated load generator, servers still compiling (null if none).
+        Map<String, Cautions> cautions = new LinkedHashMap<>();
+        results.forEach(r -> cautions.put(r.claim().id(),
+                new Cautions(saturatedGenerator(r, m), stillCompiling(r, m))));
 
         Map<String, byte[]> pngs = new LinkedHashMap<>();
         Map<String, Path> chartFiles = new LinkedHashMap<>();
@@ -153,7 +155,7 @@ public final class ClaimsReport {
         page.table(List.of("claim", "", "article's figure", "measured effect (95% CI)", "verdict", "basis"), rows);
 
         for (ClaimResult r : results) {
-            section(page, r, m, dir, pngs, peerRows.get(r.claim().id()), saturated.get(r.claim().id()));
+            section(page, r, m, dir, pngs, peerRows.get(r.claim().id()), cautions.get(r.claim().id()));
         }
         page.heading(2, "How to read the numbers", "method");
         page.bullets(List.of(
@@ -177,7 +179,7 @@ public final class ClaimsReport {
         Path json = dir.resolve(JSON);
         AtomicFile.write(md, page.markdown().getBytes(StandardCharsets.UTF_8));
         AtomicFile.write(html, page.html().getBytes(StandardCharsets.UTF_8));
-        AtomicFile.write(json, json(results, m, peers, dir, peerRows, saturated).getBytes(StandardCharsets.UTF_8));
+        AtomicFile.write(json, json(results, m, peers, dir, peerRows, cautions).getBytes(StandardCharsets.UTF_8));
         return new Written(md, html, json, results, chartFiles);
     }
 
@@ -212,6 +214,63 @@ public final class ClaimsReport {
                 + "the claim.";
     }
 
+    /** The share of a server's CPU its JIT compiler threads may take in a measured iteration before a caution. */
+    static final double COMPILING_SHARE = 0.02;
+
+    /**
+     * A caution when a decisive check rests on end-to-end forks in whose measured iteration a server process was
+     * still compiling: its JIT compiler threads ({@code e2e.ROLE.jit}) used more than {@value #COMPILING_SHARE} of
+     * its CPU per request. Such a fork was not warm: its figures include the compiler's CPU and code that had not yet
+     * reached its optimized form. Results measured before the figure existed have no caution.
+     */
+    static String stillCompiling(ClaimResult r, Measurements m) {
+        Set<String> found = new LinkedHashSet<>();
+        for (CheckResult x : r.decisive()) {
+            for (Selection s : x.check().selections()) {
+                JmhResult res = m.find(s);
+                for (String role : List.of(EndToEndMetrics.PROXY, EndToEndMetrics.ORIGIN, EndToEndMetrics.ECHO)) {
+                    String forks = res == null ? null : compilingForks(res, role);
+                    if (forks != null) {
+                        found.add("the " + role + " of " + s.label() + " (`" + s.group().label() + "`) in " + forks);
+                    }
+                }
+            }
+        }
+        if (found.isEmpty()) {
+            return null;
+        }
+        return "**Caution: a server was still compiling when it was measured** (its JIT compiler threads used more "
+                + "than " + Math.round(COMPILING_SHARE * 100) + "% of its CPU in the measured iteration): "
+                + String.join(", ", found) + ". Those forks were not warm; a longer warm-up would measure the code the "
+                + "server settles on. The verdict follows its rule, written before the data.";
+    }
+
+    /** "2 of 3 forks (up to 5% of its CPU)": the forks of {@code r} whose {@code role} was compiling, or null. */
+    private static String compilingForks(JmhResult r, String role) {
+        JmhResult.Metric jit = r.metric(EndToEndMetrics.jit(role));
+        JmhResult.Metric cpu = r.metric(EndToEndMetrics.cpu(role));
+        if (jit == null || cpu == null || jit.forkMeans().length != cpu.forkMeans().length) {
+            return null;
+        }
+        double[] j = jit.forkMeans();
+        double[] c = cpu.forkMeans();
+        int forks = 0;
+        double most = 0;
+        for (int i = 0; i < j.length; i++) {
+            double share = c[i] > 0 ? j[i] / c[i] : 0;
+            if (share > COMPILING_SHARE) {
+                forks++;
+                most = Math.max(most, share);
+            }
+        }
+        return forks == 0 ? null
+                : String.format(Locale.ROOT, "%d of %d forks (up to %.0f%% of its CPU)", forks, j.length, most * 100);
+    }
+
+    /** A claim's cautions on the page and in report.json, each null when it does not apply. */
+    record Cautions(String saturatedGenerator, String stillCompiling) {
+    }
+
     private static String relative(Path dir, Path file) {
         return dir.relativize(file.toAbsolutePath().normalize()).toString();
     }
@@ -241,12 +300,15 @@ public final class ClaimsReport {
     }
 
     private static void section(ReportPage page, ClaimResult r, Measurements m, Path dir, Map<String, byte[]> pngs,
-                                List<Peers.Row> peerRows, String saturated) {
+                                List<Peers.Row> peerRows, Cautions cautions) {
         Claim c = r.claim();
         page.heading(2, c.id() + ": " + c.title(), c.id());
         page.verdict(r.verdict(), r.provisional() == null ? null : "provisional: " + r.provisional(), r.reason());
-        if (saturated != null) {
-            page.paragraph(saturated);
+        if (cautions.saturatedGenerator() != null) {
+            page.paragraph(cautions.saturatedGenerator());
+        }
+        if (cautions.stillCompiling() != null) {
+            page.paragraph(cautions.stillCompiling());
         }
         if (c.notReproduced() != null && r.verdict() != Verdict.NOT_TESTABLE_HERE) {
             page.paragraph("**Not reproduced here:** " + c.notReproduced() + ".");
@@ -424,7 +486,7 @@ public final class ClaimsReport {
 
     /** report.json: each claim's verdict, and each check's figures. */
     static String json(List<ClaimResult> results, Measurements m, Peers peers, Path dir,
-                       Map<String, List<Peers.Row>> peerRows, Map<String, String> saturated) {
+                       Map<String, List<Peers.Row>> peerRows, Map<String, Cautions> cautions) {
         JsonObject root = new JsonObject();
         JsonArray runs = new JsonArray();
         m.runs().forEach(runs::add);
@@ -443,7 +505,8 @@ public final class ClaimsReport {
             o.addProperty("verdict", r.verdict().label());
             o.addProperty("provisional", r.provisional());
             o.addProperty("reason", r.reason());
-            o.addProperty("saturatedGenerator", saturated.get(r.claim().id()));
+            o.addProperty("saturatedGenerator", cautions.get(r.claim().id()).saturatedGenerator());
+            o.addProperty("stillCompiling", cautions.get(r.claim().id()).stillCompiling());
             o.add("decisive", checks(r.decisive(), r.adjustedAgainst()));
             o.add("supporting", checks(r.supporting(), null));
             List<Peers.Row> rows = peerRows.get(r.claim().id());

@@ -1,6 +1,7 @@
 package loopbench.claims;
 
 import loopbench.flame.FlameGraphs;
+import loopbench.report.EndToEndMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -198,6 +199,35 @@ class ClaimsReportTest {
         assertFalse(c0001.contains("Caution: the load generator"), c0001);
         String json = Files.readString(w.markdown().resolveSibling(ClaimsReport.JSON));
         assertEquals(1, Pattern.compile("\"saturatedGenerator\"").matcher(json).results().count(), json);
+    }
+
+    /**
+     * A fork whose proxy's JIT compiler threads took more than 2% of its CPU in the measured iteration was not warm:
+     * the claims its checks decide carry a caution naming the arm, the forks and the largest share; where every fork
+     * was quiet, or the figure was not recorded (runs from before it existed), none.
+     */
+    @Test
+    void aVerdictOnForksStillCompilingCarriesACaution(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures();
+        String cpu = EndToEndMetrics.cpu(EndToEndMetrics.PROXY);
+        String jit = EndToEndMetrics.jit(EndToEndMetrics.PROXY);
+        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(50_000, 51_000, 49_000).inRounds(1, 2, 3)
+                .secondaryForks(cpu, "us", 16, 16.5, 15.5).secondaryForks(jit, "us", 0.1, 0, 0.2).add();
+        f.result(ClaimCatalog.L7_RST, "thrpt", "ops/s").forks(40_000, 41_000, 39_000).inRounds(1, 2, 3)
+                .secondaryForks(cpu, "us", 24, 30, 23).secondaryForks(jit, "us", 0.2, 1.5, 0.9).add();
+        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000, 101_000).inRounds(1, 2, 3).add();
+        ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
+                List.of(ClaimCatalog.byId().get("C000-2"), ClaimCatalog.byId().get("C000-1")));
+        String md = Files.readString(w.markdown());
+        String c0002 = section(md, "C000-2");
+        assertTrue(c0002.contains("**Caution: a server was still compiling when it was measured** (its JIT compiler "
+                + "threads used more than 2% of its CPU in the measured iteration): the proxy of L7 "
+                + "reuse-server-thread (`proxy-64`) in 2 of 3 forks (up to 5% of its CPU)"), c0002);
+        assertFalse(c0002.contains("of L4 reuse-server-thread"), "L4's forks were quiet (at most 1.3%): " + c0002);
+        assertFalse(section(md, "C000-1").contains("still compiling"),
+                "C000-1 reads direct (no JIT figure) and L4 (quiet)");
+        String json = Files.readString(w.json());
+        assertEquals(1, Pattern.compile("\"stillCompiling\"").matcher(json).results().count(), json);
     }
 
     /** The report's section of one claim, up to the next heading of its level. */
