@@ -267,9 +267,13 @@ public final class ProcStat {
     }
 
     public static SchedStat schedStat(long tid) {
-        Path p = Paths.get("/proc/self/task", Long.toString(tid), "schedstat");
+        return schedStat(Paths.get("/proc/self/task", Long.toString(tid), "schedstat"));
+    }
+
+    /** One thread's schedstat file read, or null if it cannot be (the thread has exited). */
+    private static SchedStat schedStat(Path schedstat) {
         try {
-            String[] f = Files.readString(p).trim().split("\\s+");
+            String[] f = Files.readString(schedstat).trim().split("\\s+");
             return new SchedStat(Long.parseLong(f[0]), Long.parseLong(f[1]));
         } catch (IOException | RuntimeException e) {
             return null;
@@ -388,11 +392,10 @@ public final class ProcStat {
         Map<Long, Long> byThread = new HashMap<>();
         forEachThreadStatus(taskDir, (tid, status) -> {
             if (!status.isEmpty() && COMPILER_THREAD.matcher(status.get(0)).matches()) {
-                try {
-                    String f = Files.readString(taskDir.resolve(Long.toString(tid)).resolve("schedstat")).trim();
-                    byThread.put(tid, Long.parseLong(f.substring(0, f.indexOf(' '))));
-                } catch (IOException | RuntimeException e) {
-                    // a compiler thread that exits while it is read (HotSpot starts and stops them with the load)
+                // null: a compiler thread that exited while it was read (HotSpot starts and stops them with the load)
+                SchedStat run = schedStat(taskDir.resolve(Long.toString(tid)).resolve("schedstat"));
+                if (run != null) {
+                    byThread.put(tid, run.runNanos());
                 }
             }
         });

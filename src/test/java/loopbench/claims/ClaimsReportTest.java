@@ -230,6 +230,21 @@ class ClaimsReportTest {
         assertEquals(1, Pattern.compile("\"stillCompiling\"").matcher(json).results().count(), json);
     }
 
+    /** A cold start compiles by design: C002-2's cold proxy, however busy its JIT, carries no such caution. */
+    @Test
+    void aColdStartIsNotCautionedForCompiling(@TempDir Path dir) throws Exception {
+        Fixtures f = new Fixtures();
+        for (Selection cold : List.of(ClaimCatalog.COLD_L4, ClaimCatalog.COLD_L7)) {
+            f.result(cold, "thrpt", "ops/s").forks(20_000, 21_000, 19_000).inRounds(1, 2, 3)
+                    .secondaryForks(EndToEndMetrics.cpu(EndToEndMetrics.PROXY), "us", 60, 70, 65)
+                    .secondaryForks(EndToEndMetrics.jit(EndToEndMetrics.PROXY), "us", 20, 25, 22).add();
+        }
+        Measurements m = Measurements.load(List.of(f.write(dir)));
+        ClaimResult r = ClaimResult.evaluate(ClaimCatalog.byId().get("C002-2"), m);
+        assertFalse(r.decisive().isEmpty());
+        assertNull(ClaimsReport.stillCompiling(r, m), "a cold start is the experiment");
+    }
+
     /** The report's section of one claim, up to the next heading of its level. */
     private static String section(String md, String id) {
         int start = md.indexOf("## " + id + ":");
