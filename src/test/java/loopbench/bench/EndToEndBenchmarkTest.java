@@ -133,8 +133,10 @@ class EndToEndBenchmarkTest {
         for (String role : proxy == null ? List.of("client", "origin") : List.of("client", "proxy", "origin")) {
             assertTrue(m.get(EndToEndMetrics.cpu(role)) > 0, role + " CPU per request: " + m);
             assertTrue(m.containsKey(EndToEndMetrics.contextSwitches(role)), role);
-            // A JVM fresh from its start compiles the code its first 500 requests run: the JIT's share is seen.
-            assertTrue(m.get(EndToEndMetrics.jit(role)) > 0, role + " JIT CPU per request: " + m);
+            // A server JVM fresh from its start compiles the code its first 500 requests run: the JIT's share is
+            // seen. The client is this test JVM, warm from earlier tests: its compilers may well be idle.
+            double jit = m.get(EndToEndMetrics.jit(role));
+            assertTrue("client".equals(role) ? jit >= 0 : jit > 0, role + " JIT CPU per request: " + m);
         }
         assertTrue(m.get(EndToEndMetrics.LATENCY_P99) >= m.get(EndToEndMetrics.LATENCY_P50));
         for (String role : proxy == null ? List.of("origin") : List.of("proxy", "origin")) {
