@@ -103,15 +103,15 @@ public final class ProcStat {
     public static Snapshot self() {
         long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        Path tasks = Paths.get("/proc/self/task");
-        return new Snapshot(cpu, contextSwitches(tasks), compilerNanos(tasks), System.nanoTime());
+        Threads t = threads(Paths.get("/proc/self/task"));
+        return new Snapshot(cpu, t.switches(), t.compilerNanos(), System.nanoTime());
     }
 
     /** Another process, by pid. */
     public static Snapshot of(long pid) {
         Path proc = Paths.get("/proc", Long.toString(pid));
-        return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), contextSwitches(proc.resolve("task")),
-                compilerNanos(proc.resolve("task")), System.nanoTime());
+        Threads t = threads(proc.resolve("task"));
+        return new Snapshot(cpuNanosFromStat(proc.resolve("stat")), t.switches(), t.compilerNanos(), System.nanoTime());
     }
 
     /**
@@ -128,8 +128,9 @@ public final class ProcStat {
         forEachInTree(pid, p -> {
             Path proc = Paths.get("/proc", Long.toString(p));
             cpu[0] += cpuNanosFromStat(proc.resolve("stat"));
-            switches.putAll(contextSwitches(proc.resolve("task")));
-            compiler.putAll(compilerNanos(proc.resolve("task")));
+            Threads t = threads(proc.resolve("task"));
+            switches.putAll(t.switches());
+            compiler.putAll(t.compilerNanos());
         });
         return new Snapshot(cpu[0], switches, compiler, nanoTime);
     }
@@ -366,9 +367,20 @@ public final class ProcStat {
         return byThread;
     }
 
-    /** voluntary and nonvoluntary context switches of every thread alive now, by thread id. */
-    private static Map<Long, long[]> contextSwitches(Path taskDir) {
-        Map<Long, long[]> byThread = new HashMap<>();
+    /** HotSpot's JIT compiler threads' names as /proc shows them (cut to 15 characters): "C2 CompilerThre". */
+    private static final java.util.regex.Pattern COMPILER_THREAD =
+            java.util.regex.Pattern.compile("Name:\\s+C[12] CompilerThre.*");
+
+    /**
+     * What one pass over a process's threads reads: the voluntary and nonvoluntary context switches of every thread
+     * alive now, and the time on a CPU (ns, from schedstat) of every JIT compiler thread, by thread id.
+     */
+    private record Threads(Map<Long, long[]> switches, Map<Long, Long> compilerNanos) {
+    }
+
+    private static Threads threads(Path taskDir) {
+        Map<Long, long[]> switchesByThread = new HashMap<>();
+        Map<Long, Long> compilerByThread = new HashMap<>();
         forEachThreadStatus(taskDir, (tid, status) -> {
             long[] switches = new long[2];
             for (String l : status) {
@@ -378,28 +390,16 @@ public final class ProcStat {
                     switches[1] = Long.parseLong(l.substring(l.indexOf(':') + 1).trim());
                 }
             }
-            byThread.put(tid, switches);
-        });
-        return byThread;
-    }
-
-    /** HotSpot's JIT compiler threads' names as /proc shows them (cut to 15 characters): "C2 CompilerThre". */
-    private static final java.util.regex.Pattern COMPILER_THREAD =
-            java.util.regex.Pattern.compile("Name:\\s+C[12] CompilerThre.*");
-
-    /** The time on a CPU (ns, from schedstat) of every JIT compiler thread alive now, by thread id. */
-    private static Map<Long, Long> compilerNanos(Path taskDir) {
-        Map<Long, Long> byThread = new HashMap<>();
-        forEachThreadStatus(taskDir, (tid, status) -> {
+            switchesByThread.put(tid, switches);
             if (!status.isEmpty() && COMPILER_THREAD.matcher(status.get(0)).matches()) {
                 // null: a compiler thread that exited while it was read (HotSpot starts and stops them with the load)
                 SchedStat run = schedStat(taskDir.resolve(Long.toString(tid)).resolve("schedstat"));
                 if (run != null) {
-                    byThread.put(tid, run.runNanos());
+                    compilerByThread.put(tid, run.runNanos());
                 }
             }
         });
-        return byThread;
+        return new Threads(switchesByThread, compilerByThread);
     }
 
     /** The lines of /proc/PID/task/TID/status of every thread alive now, with its thread id. */
