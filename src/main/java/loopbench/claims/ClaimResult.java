@@ -81,8 +81,10 @@ public record ClaimResult(Claim claim, Verdict verdict, String reason, List<Chec
             } else if (r.status() != Verdict.CONFIRMED) {
                 String boundaries = String.join(" or ", r.check().region().boundaries().stream()
                         .map(Format::ratio).toList());
+                RoundsPlan.Decider decider = RoundsPlan.decider(r);
                 open.add(r.check().label() + ": " + r.effect() + (r.hasInterval() ? " straddles " + boundaries : "")
-                        + (r.notes().isEmpty() ? "" : " (" + String.join("; ", r.notes()) + ")"));
+                        + (r.notes().isEmpty() ? "" : " (" + String.join("; ", r.notes()) + ")")
+                        + (decider == null ? "" : "; " + decider.describe()));
             }
         }
         return new ClaimResult(claim, Verdict.INCONCLUSIVE, "inside the noise: " + String.join("; ", open), decisive,

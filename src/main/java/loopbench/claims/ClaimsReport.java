@@ -104,7 +104,8 @@ public final class ClaimsReport {
                 + "a constant, Welch's t for forks outside rounds. **CONFIRMED** when every decisive interval lies "
                 + "inside its claimed region, **REFUTED** when one lies outside (Holm-corrected over the claim's "
                 + "checks; an interval wholly within a stated equivalence margin reads \"no effect beyond ±m\"), "
-                + "**INCONCLUSIVE** when an interval straddles a boundary, **NOT-TESTABLE-HERE** when this machine "
+                + "**INCONCLUSIVE** when an interval straddles a boundary (with the rounds that would decide it at "
+                + "that run's estimate and noise), **NOT-TESTABLE-HERE** when this machine "
                 + "did not produce the conditions, **MISSING** when the results are not in the input (the labelled "
                 + "line of `profiles/claims.jmh` that produces them is named). A verdict is **provisional** when it "
                 + "rests on fewer rounds than `profiles/claims.jmh` assigns.");
@@ -552,6 +553,10 @@ public final class ClaimsReport {
             o.addProperty("dropped", x.basis() == null ? 0 : x.basis().dropped());
             o.addProperty("sdLog", x.basis() == null ? Double.NaN : x.basis().sdLog());
             o.addProperty("basis", x.basisText());
+            RoundsPlan.Decider decider = RoundsPlan.decider(x);
+            if (decider != null) { // an undecided check: the rounds that would decide it (-1: none feasible)
+                o.addProperty("roundsToDecide", decider.needed());
+            }
             a.add(o);
         }
         return a;

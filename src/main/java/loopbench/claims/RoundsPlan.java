@@ -70,6 +70,18 @@ public final class RoundsPlan {
         }
         double m = sumLog / ratios.size();
         double sd = Math.sqrt(sumVar / withSd);
+        double nearest = nearestBoundary(check, m);
+        double d = Math.abs(m - Math.log(nearest));
+        int profile = Math.min(check.numerator().group().rounds(),
+                check.denominator() == null ? Integer.MAX_VALUE : check.denominator().group().rounds());
+        return new Row(claim.id(), check.label(), ratios, Math.exp(m), sd, nearest, d, rounds(sd, d), profile);
+    }
+
+    /**
+     * The boundary nearest to {@code logRatio} among those the check's rule compares an interval with: its region's
+     * and, with an equivalence margin, the margin's edges.
+     */
+    static double nearestBoundary(Check check, double logRatio) {
         List<Double> boundaries = new ArrayList<>(check.region().boundaries());
         Margin margin = check.margin();
         if (margin != null) {
@@ -78,14 +90,47 @@ public final class RoundsPlan {
         }
         double nearest = boundaries.get(0);
         for (double b : boundaries) {
-            if (Math.abs(m - Math.log(b)) < Math.abs(m - Math.log(nearest))) {
+            if (Math.abs(logRatio - Math.log(b)) < Math.abs(logRatio - Math.log(nearest))) {
                 nearest = b;
             }
         }
-        double d = Math.abs(m - Math.log(nearest));
-        int profile = Math.min(check.numerator().group().rounds(),
-                check.denominator() == null ? Integer.MAX_VALUE : check.denominator().group().rounds());
-        return new Row(claim.id(), check.label(), ratios, Math.exp(m), sd, nearest, d, rounds(sd, d), profile);
+        return nearest;
+    }
+
+    /**
+     * What would decide an undecided check, from its own run: the rounds {@link #rounds} gives at the check's sd of
+     * per-round log ratios and the distance of its estimate from the nearest boundary, taking the estimate as the
+     * true effect (a guide for the next run, not a promise: the estimate is itself noisy). Null for a check that is
+     * decided, has no interval, or was not computed on rounds (Welch's t on forks outside rounds).
+     */
+    static Decider decider(CheckResult r) {
+        if (r.status() != Verdict.INCONCLUSIVE || !r.hasInterval() || r.basis() == null
+                || r.basis().method() == Check.Basis.Method.WELCH || !(r.basis().sdLog() > 0) || !(r.ratio() > 0)) {
+            return null;
+        }
+        double m = Math.log(r.ratio());
+        double nearest = nearestBoundary(r.check(), m);
+        return new Decider(r.basis().sdLog(), nearest, rounds(r.basis().sdLog(), Math.abs(m - Math.log(nearest))),
+                r.basis().n());
+    }
+
+    /**
+     * The rounds that would decide an undecided check ({@code -1}: more than {@value #MOST}, the estimate sits on
+     * its boundary) at its noise {@code sd}, against the boundary {@code nearest}, and the rounds it had.
+     */
+    public record Decider(double sd, double nearest, int needed, int had) {
+        /**
+         * "about 16 rounds would decide it (80% power at this run's estimate and noise: sd 0.168 of the log ratios,
+         * nearest boundary 1.200; it had 5)".
+         */
+        public String describe() {
+            String noise = String.format(Locale.ROOT, "sd %.3f of the log ratios, nearest boundary %s; it had %d",
+                    sd, Format.ratio(nearest), had);
+            return needed < 0
+                    ? "no feasible number of rounds would decide it: the estimate sits on its boundary (" + noise + ")"
+                    : "about " + needed + " rounds would decide it (" + Math.round(POWER * 100) + "% power at this "
+                    + "run's estimate and noise: " + noise + ")";
+        }
     }
 
     /** The smallest R >= 3 with (t(0.975, R-1) + t(POWER, R-1)) * sd / sqrt(R) below d; -1 beyond {@value #MOST}. */
@@ -93,15 +138,25 @@ public final class RoundsPlan {
         if (!(distance > 0)) {
             return -1;
         }
-        for (int r = 3; r <= MOST; r++) {
-            TDistribution t = new TDistribution(r - 1);
-            double reach = (t.inverseCumulativeProbability(0.975) + t.inverseCumulativeProbability(POWER)) * sd
-                    / Math.sqrt(r);
-            if (reach < distance) {
-                return r;
+        if (reach(MOST, sd) >= distance) {
+            return -1;
+        }
+        int lo = 3; // reach falls as R grows: the smallest R within reach, by bisection
+        int hi = MOST;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (reach(mid, sd) < distance) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
         }
-        return -1;
+        return lo;
+    }
+
+    private static double reach(int r, double sd) {
+        TDistribution t = new TDistribution(r - 1);
+        return (t.inverseCumulativeProbability(0.975) + t.inverseCumulativeProbability(POWER)) * sd / Math.sqrt(r);
     }
 
     /** The plan as Markdown, one row per check, the runs named above it. */

@@ -55,6 +55,36 @@ class ClaimVerdictTest {
         CheckResult c = r.decisive().get(0);
         assertTrue(c.lower() < 0.9 && c.upper() > 0.9, c::effect);
         assertTrue(r.reason().startsWith("inside the noise") && r.reason().contains("straddles 0.900"), r::reason);
+        assertNull(RoundsPlan.decider(c), "forks outside rounds (Welch): no rounds to size");
+    }
+
+    @Test
+    void anUndecidedPairedCheckSaysHowManyRoundsWouldDecideIt() {
+        Fixtures f = new Fixtures();
+        f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 80_000, 120_000).inRounds(1, 2, 3).add();
+        f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(60_000, 95_000, 75_000).inRounds(1, 2, 3).add();
+        ClaimResult r = evaluate(L4_VS_DIRECT, f);
+        assertEquals(Verdict.INCONCLUSIVE, r.verdict(), r::reason);
+        CheckResult c = r.decisive().get(0);
+        // At this run's own estimate and noise, against the boundary it straddles.
+        RoundsPlan.Decider d = RoundsPlan.decider(c);
+        assertEquals(0.9, d.nearest(), 1e-12);
+        assertEquals(c.basis().sdLog(), d.sd(), 1e-12);
+        assertEquals(3, d.had());
+        assertEquals(RoundsPlan.rounds(c.basis().sdLog(), Math.abs(Math.log(c.ratio() / 0.9))), d.needed());
+        assertTrue(d.needed() > 3, "more than it had: " + d.needed());
+        assertTrue(r.reason().contains("about " + d.needed() + " rounds would decide it") && r.reason()
+                .contains("it had 3"), r::reason);
+    }
+
+    @Test
+    void aDecidedCheckNeedsNoMoreRounds() {
+        Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100_000, 99_000, 101_000)
+                .thrpt(ClaimCatalog.L4_RST, 96_000, 95_500, 96_500);
+        ClaimResult r = evaluate(L4_VS_DIRECT, f);
+        assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
+        assertNull(RoundsPlan.decider(r.decisive().get(0)));
+        assertTrue(!r.reason().contains("would decide"), r::reason);
     }
 
     @Test

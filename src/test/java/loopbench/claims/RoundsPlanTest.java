@@ -1,6 +1,7 @@
 package loopbench.claims;
 
 import loopbench.profile.ProfileLine;
+import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -29,6 +30,23 @@ class RoundsPlanTest {
         assertEquals(10, RoundsPlan.rounds(0.1, 0.1));
         assertTrue(RoundsPlan.rounds(0.2, 0.1) > RoundsPlan.rounds(0.1, 0.1));
         assertTrue(RoundsPlan.rounds(0.1, 0.2) < RoundsPlan.rounds(0.1, 0.1));
+    }
+
+    @Test
+    void theBisectionFindsWhatALinearSearchFinds() {
+        for (double sd : new double[] {0.01, 0.05, 0.168, 0.4}) {
+            for (double d : new double[] {0.005, 0.014, 0.05, 0.2, 1.0}) {
+                int linear = -1;
+                for (int r = 3; r <= RoundsPlan.MOST && linear < 0; r++) {
+                    TDistribution t = new TDistribution(r - 1);
+                    if ((t.inverseCumulativeProbability(0.975) + t.inverseCumulativeProbability(RoundsPlan.POWER))
+                            * sd / Math.sqrt(r) < d) {
+                        linear = r;
+                    }
+                }
+                assertEquals(linear, RoundsPlan.rounds(sd, d), "sd " + sd + ", d " + d);
+            }
+        }
     }
 
     @Test
