@@ -12,12 +12,20 @@ keeps them) and over JMH JSON files: what the gate's proof reports beyond its ta
                              (--metric, default e2e.proxy.cpu): median, range, sd of log, sd of a pair's log ratio
   order GATE...              the effect of running second in a pair: per line and metric, log(second / first fork)
                              over every pair (which fork ran first from the fork files' times), mean, t and sd
+  components JSON...         where the spread over forks lives, for JMH JSON files (.json or .json.xz) whose forks
+                             measured several iterations (--metric, default e2e.proxy.cpu; --from N, the first
+                             iteration read, default 1): the sd of log per iteration within a fork, the sd of the
+                             fork means and the part of it the within-fork noise cannot explain (between forks),
+                             pooled over every result of the files. A large between-fork part means more forks, not
+                             longer ones, narrow an interval. --with METRIC: how a second metric moves with it (the
+                             correlation of their fork means, and of their iterations within a fork)
 
 Exit 2 for bad usage or input that is not what the command reads.
 """
 import argparse
 import glob
 import json
+import lzma
 import math
 import os
 import re
@@ -31,9 +39,9 @@ class BadInput(Exception):
 
 def load(path):
     try:
-        with open(path) as f:
+        with (lzma.open(path, 'rt') if path.endswith('.xz') else open(path)) as f:
             return json.load(f)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, lzma.LZMAError) as e:
         raise BadInput(f'{path}: {e}')
 
 
@@ -176,12 +184,73 @@ def order(args):
               f't={mean / se:+.2f}  sd {100 * st.stdev(xs):.2f}%')
 
 
+def log_forks(result, metric_name, start):
+    """The logs of a metric's iterations from `start` on, per fork; None if the result lacks the metric."""
+    metric = (result['primaryMetric'] if metric_name == 'primary'
+              else result.get('secondaryMetrics', {}).get(metric_name))
+    if metric is None:
+        return None
+    return [[math.log(v) for v in fork[start - 1:] if v > 0] for fork in metric['rawData']]
+
+
+def components(args):
+    if args.start < 1:
+        raise BadInput(f'--from {args.start}: iterations count from 1')
+    within_ss, within_df, between_ss, between_df, iterations, results = 0.0, 0, 0.0, 0, set(), 0
+    fork_devs, iteration_devs = [], []  # (metric, --with) deviations: of fork means, of iterations in their fork
+    for path in args.files:
+        for result in load(path):
+            forks = log_forks(result, args.metric, args.start)
+            if forks is None or sum(1 for f in forks if len(f) >= 2) < 2 or any(len(f) < 2 for f in forks):
+                continue
+            results += 1
+            means = [st.mean(f) for f in forks]
+            for f, m in zip(forks, means):
+                within_ss += sum((x - m) ** 2 for x in f)
+                within_df += len(f) - 1
+                iterations.add(len(f))
+            grand = st.mean(means)
+            between_ss += sum((m - grand) ** 2 for m in means)
+            between_df += len(means) - 1
+            other = log_forks(result, args.against, args.start) if args.against else None
+            if other is not None and [len(f) for f in other] == [len(f) for f in forks]:
+                other_means = [st.mean(f) for f in other]
+                other_grand = st.mean(other_means)
+                fork_devs += [(m - grand, o - other_grand) for m, o in zip(means, other_means)]
+                for f, m, g, o in zip(forks, means, other, other_means):
+                    iteration_devs += [(x - m, y - o) for x, y in zip(f, g)]
+    if results == 0:
+        raise BadInput(f'no result with 2 or more forks of 2 or more iterations of {args.metric!r} from iteration '
+                       f'{args.start} in {", ".join(args.files)}')
+    n = min(iterations)
+    within = math.sqrt(within_ss / within_df)
+    of_means = math.sqrt(between_ss / between_df)
+    between = math.sqrt(max(0.0, of_means ** 2 - within ** 2 / n))
+    print(f'{args.metric}, iterations {args.start} on ({n}+ per fork), {results} results pooled: within a fork, sd of '
+          f'log per iteration {within:.3f} ({within_df} df); sd of the fork means {of_means:.3f} ({between_df} df), '
+          f'of which the within-fork noise explains {within / math.sqrt(n):.3f}; between forks {between:.3f}')
+    if args.against:
+        if len(fork_devs) < 3:
+            raise BadInput(f'--with {args.against}: no such metric with the same forks and iterations as {args.metric}')
+        print(f'with {args.against}: correlation of the fork means (each from its result\'s mean) '
+              f'{correlation(fork_devs):.2f} over {len(fork_devs)} forks; of the iterations within their fork '
+              f'{correlation(iteration_devs):.2f} over {len(iteration_devs)}')
+
+
+def correlation(pairs):
+    """Pearson's r of deviations that already have mean 0 within each group."""
+    sxy = sum(x * y for x, y in pairs)
+    sxx = sum(x * x for x, _ in pairs)
+    syy = sum(y * y for _, y in pairs)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float('nan')
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog='gate-stats.py', description=__doc__.split('\n\n')[0],
                                      epilog=__doc__.split('\n\n', 1)[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest='command', required=True, metavar='COMMAND',
-                                     help='pool, calibration-noise, spread or order')
+                                     help='pool, calibration-noise, spread, order or components')
     p = commands.add_parser('pool', help='pool the gates of a directory')
     p.add_argument('dir', metavar='DIR')
     p.add_argument('--per-gate', action='store_true', help="a row per gate with the calibration's verdicts")
@@ -197,6 +266,13 @@ def main(argv):
     p = commands.add_parser('order', help='the effect of running second in a pair')
     p.add_argument('gates', nargs='+', metavar='GATE')
     p.set_defaults(run=order)
+    p = commands.add_parser('components', help='within- and between-fork noise of JMH JSON files')
+    p.add_argument('files', nargs='+', metavar='JSON')
+    p.add_argument('--metric', default='e2e.proxy.cpu', help='primary or a secondary metric (default e2e.proxy.cpu)')
+    p.add_argument('--from', dest='start', type=int, default=1, help='the first iteration read (default 1)')
+    p.add_argument('--with', dest='against', metavar='METRIC',
+                   help='a second metric: how its fork means and iterations move with the first')
+    p.set_defaults(run=components)
     args = parser.parse_args(argv)
     try:
         args.run(args)

@@ -120,6 +120,9 @@ class ProfileScriptsTest {
                 Arguments.of(GATE_STATS, List.of("bogus"), List.of("invalid choice: 'bogus'", "'pool'", "'order'")),
                 Arguments.of(GATE_STATS, List.of("pool", "no/such/dir"), List.of("no/such/dir: no finished gate")),
                 Arguments.of(GATE_STATS, List.of("spread"), List.of("the following arguments are required: JSON")),
+                Arguments.of(GATE_STATS, List.of("components", "README.md", "--from", "0"),
+                        List.of("--from 0: iterations count from 1")),
+                Arguments.of(GATE_STATS, List.of("components", "no/such.json.xz"), List.of("no/such.json.xz")),
                 Arguments.of(EXTERNAL, List.of("--bogus"), List.of("unknown option '--bogus'", "--only REGEX")),
                 Arguments.of(EXTERNAL, List.of("--forks", "0"), List.of("--forks '0' is not a positive integer")),
                 Arguments.of(EXTERNAL, List.of("--only", "squid"), List.of("--only 'squid' matches no target",
@@ -192,6 +195,37 @@ class ProfileScriptsTest {
         Result r = run(GATE_STATS, "pool", gates.toString());
         assertEquals(0, r.exit, r.stderr);
         assertEquals(Files.readString(gates.resolve("pooled.md")), r.stdout);
+    }
+
+    /**
+     * Three forks of four iterations, log values a_f + e with fork levels a = 0, 0.2, 0.4 and e = +-0.1: within a
+     * fork sd sqrt(0.12 / 9) = 0.115, the fork means' sd 0.200, of which 0.115 / sqrt(4) = 0.058 is the within-fork
+     * noise and sqrt(0.04 - 0.0133 / 4) = 0.191 lies between forks.
+     */
+    @Test
+    void gateStatsSplitsTheForkSpreadIntoWithinAndBetween(@TempDir Path dir) throws Exception {
+        // The primary metric as above; a secondary one, its inverse, moves against it in every fork and iteration.
+        List<String> forks = new ArrayList<>();
+        List<String> inverse = new ArrayList<>();
+        for (double a : new double[] {0, 0.2, 0.4}) {
+            List<String> f = new ArrayList<>();
+            List<String> g = new ArrayList<>();
+            for (double e : new double[] {0.1, -0.1, 0.1, -0.1}) {
+                f.add(Double.toString(Math.exp(a + e)));
+                g.add(Double.toString(Math.exp(-a - e)));
+            }
+            forks.add("[" + String.join(",", f) + "]");
+            inverse.add("[" + String.join(",", g) + "]");
+        }
+        Path json = Files.writeString(dir.resolve("r.json"), "[{\"benchmark\":\"X\",\"primaryMetric\":{\"score\":1,"
+                + "\"rawData\":[" + String.join(",", forks) + "]},\"secondaryMetrics\":{\"inverse\":{\"rawData\":["
+                + String.join(",", inverse) + "]}}}]");
+        Result r = run(GATE_STATS, "components", json.toString(), "--metric", "primary", "--with", "inverse");
+        assertEquals(0, r.exit, r.stderr);
+        assertTrue(r.stdout.contains("within a fork, sd of log per iteration 0.115 (9 df); sd of the fork means 0.200 "
+                + "(2 df), of which the within-fork noise explains 0.058; between forks 0.191"), r.stdout);
+        assertTrue(r.stdout.contains("with inverse: correlation of the fork means (each from its result's mean) -1.00 "
+                + "over 3 forks; of the iterations within their fork -1.00 over 12"), r.stdout);
     }
 
     /** The L7 profile's record: 19,314 samples, 80.2% of them in the kernel, HTTP encoding 1.7% of all. */
