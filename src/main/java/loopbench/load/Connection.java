@@ -114,6 +114,9 @@ final class Connection {
         }
         if (lifecycle.isStopping()) {
             ch.close();
+            if (perRequest) {
+                dropUnsent(); // the request taken for this connect: a drain must not wait for it
+            }
             return;
         }
         channel = ch;
@@ -292,6 +295,15 @@ final class Connection {
             failInFlight(ErrorKind.TIMEOUT);
         }
         return n;
+    }
+
+    /** The request taken for a connect that completed once the run was stopping: never sent, so not counted. */
+    private void dropUnsent() {
+        inFlight = 0;
+        head = 0;
+        if (schedule.finished(1)) {
+            lifecycle.maybeEnd();
+        }
     }
 
     private void failInFlight(ErrorKind kind) {
