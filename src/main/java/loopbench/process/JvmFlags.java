@@ -9,6 +9,13 @@ import java.util.List;
  * starting at all.
  */
 public final class JvmFlags {
+    /**
+     * The system property whose options (separated by blanks) every server process gets after the defaults, so
+     * they win: an experiment on the servers' JVM (a collector, a JIT setting) without a new build. Set it in the
+     * JVM that starts the servers: {@code -jvmArgsAppend -Dloopbench.server.jvmArgs=...} for a benchmark fork.
+     */
+    public static final String SERVER_JVM_ARGS = "loopbench.server.jvmArgs";
+
     private JvmFlags() {
     }
 
@@ -42,11 +49,26 @@ public final class JvmFlags {
      * another collector than the same server unpinned, and a placement would change what runs, not only where.
      */
     public static List<String> serverDefaults(int feature) {
+        return serverDefaults(feature, System.getProperty(SERVER_JVM_ARGS, ""));
+    }
+
+    /** {@link #serverDefaults(int)} followed by {@code extra}, the options of {@value #SERVER_JVM_ARGS}. */
+    static List<String> serverDefaults(int feature, String extra) {
         List<String> flags = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
                 "-Dio.netty.leakDetection.level=disabled", "-Dio.netty.noUnsafe=false"));
         flags.addAll(unsafeAccess(feature));
         if (feature >= 21) {
             flags.add("-XX:+EnableDynamicAgentLoading");
+        }
+        for (String option : extra.trim().split("\\s+")) {
+            if (option.isEmpty()) {
+                continue;
+            }
+            if (!option.startsWith("-")) {
+                throw new IllegalArgumentException(SERVER_JVM_ARGS + ": '" + option + "' is not a JVM option; "
+                        + "valid: options that start with '-', separated by blanks (e.g. -XX:+UseParallelGC)");
+            }
+            flags.add(option);
         }
         return flags;
     }
