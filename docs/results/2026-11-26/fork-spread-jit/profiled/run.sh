@@ -3,13 +3,9 @@
 # (cpu, 1 ms, from its start to its exit, collapsed stacks in PID.collapsed), passed by loopbench.server.jvmArgs.
 # Run from the repository after ./mvnw -Pjmh package; writes here.
 set -euo pipefail
+source "$(dirname "$0")/../line.sh"
 repo="$(pwd)"
 cd "$(dirname "$0")"
-line=(-p layer=7 -p threadModel=reuse-server-thread -p transport=nio -p epollMode=default -p allocator=adaptive
-      -p connections=64 -p bodySize=1024 -p maxContentLength=2000 -p l7Mode=aggregate -p backendPool=per-client
-      -p ioThreads=2 -p originIoThreads=1 -p rate=0 -p clientTransport=epoll -p clientIoThreads=1
-      -p connection=keep-alive -p topology=local -p link=none -p placement=pinned
-      -wi 5 -w 4 -i 4 -r 2 -prof loopbench.bench.EndToEndProfiler)
 lib="$repo/target/async-profiler/linux-x64/libasyncProfiler.so"
 agent="-agentpath:$lib=start,event=cpu,interval=1ms,ann,collapsed,file=$(pwd)/%p.collapsed"
 for i in 1 2 3 4 5 6 7 8; do
