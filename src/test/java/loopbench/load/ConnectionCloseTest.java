@@ -214,7 +214,7 @@ class ConnectionCloseTest {
         // a request is taken when its connect starts; a connect that completes after the drain began sends nothing,
         // and its request must leave the count in flight, or the drain waits for a response that never comes.
         // 64 clients that spend much of their time connecting: a connect is often pending when the drain starts
-        // (before the fix, one drain in five or so waited out its timeout).
+        // (before the fix, the fifth of the first five drains tried here waited out its timeout).
         try (CountingHttpServer server = CountingHttpServer.start(10)) {
             for (int attempt = 0; attempt < 20; attempt++) {
                 LoadGenerator g = LoadGenerator.start(LoadSpec.closedLoop(Target.parse(server.url()))
