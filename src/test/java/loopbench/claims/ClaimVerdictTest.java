@@ -21,11 +21,16 @@ class ClaimVerdictTest {
         return ClaimResult.evaluate(c, Measurements.of(f.results(), List.of()));
     }
 
+    /** L4 / direct = 0.96 over three forks each, well inside C000-1's claimed region (> 0.90). */
+    private static Fixtures l4AtNinetySixPercentOfDirect() {
+        return new Fixtures().thrpt(ClaimCatalog.DIRECT, 100_000, 99_000, 101_000)
+                .thrpt(ClaimCatalog.L4_RST, 96_000, 95_500, 96_500);
+    }
+
     @Test
     void aClearEffectInsideTheRegionIsConfirmed() {
         // L4 / direct = 0.96, claimed > 0.90.
-        Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100_000, 99_000, 101_000)
-                .thrpt(ClaimCatalog.L4_RST, 96_000, 95_500, 96_500);
+        Fixtures f = l4AtNinetySixPercentOfDirect();
         ClaimResult r = evaluate(L4_VS_DIRECT, f);
         assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
         CheckResult c = r.decisive().get(0);
@@ -79,8 +84,7 @@ class ClaimVerdictTest {
 
     @Test
     void aDecidedCheckNeedsNoMoreRounds() {
-        Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100_000, 99_000, 101_000)
-                .thrpt(ClaimCatalog.L4_RST, 96_000, 95_500, 96_500);
+        Fixtures f = l4AtNinetySixPercentOfDirect();
         ClaimResult r = evaluate(L4_VS_DIRECT, f);
         assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
         assertNull(RoundsPlan.decider(r.decisive().get(0)));
