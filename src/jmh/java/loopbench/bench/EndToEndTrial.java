@@ -171,6 +171,22 @@ public final class EndToEndTrial implements AutoCloseable {
             System.out.println("loopbench: " + p + " set up in " + (System.nanoTime() - start) / 1_000_000 + " ms");
             return p;
         }
+        return startLocal(role, role, command, args);
+    }
+
+    /**
+     * Starts {@code loopbench <command> <args>} as one of several servers of component {@code role}, known as
+     * {@code name} (the side-by-side benchmark's proxies: one per arm, all on the proxy's CPUs). This machine only.
+     */
+    public ServerProcess startServer(String role, String name, String command, List<String> args) {
+        if (servers.containsKey(name) || (hosts != null && hosts.host(role).isPresent())) {
+            throw new IllegalArgumentException(name + ": already started, or " + role + " is on another host ("
+                    + HostsFile.PROPERTY + "): this machine only");
+        }
+        return startLocal(role, name, command, args);
+    }
+
+    private ServerProcess startLocal(String role, String name, String command, List<String> args) {
         List<String> all = new ArrayList<>(args);
         if (network != null) {
             all.addAll(network.listenArgs(role));
@@ -179,7 +195,7 @@ public final class EndToEndTrial implements AutoCloseable {
                 placement == null ? null : placement.cpus(role));
         long start = System.nanoTime();
         ServerProcess p = ServerProcess.start(command, all, host);
-        servers.put(role, p);
+        servers.put(name, p);
         System.out.println("loopbench: " + p + " (" + host + ") set up in " + (System.nanoTime() - start) / 1_000_000
                 + " ms");
         if (placement != null) {

@@ -61,11 +61,32 @@ public final class EndToEndMetrics {
     public static final String TASK_LATENCY_P99 = "e2e.task.latency.p99";
     public static final String TASK_LATENCY_MAX = "e2e.task.latency.max";
 
+    /** Requests per second of one arm's slices (ProxySideBySideBenchmark; see {@link #arm}). */
+    public static final String REQUESTS_PER_SECOND = "e2e.rps";
+
+    /**
+     * ProxySideBySideBenchmark: CPUs the proxies not under load used while another arm's slice ran, averaged over a
+     * cycle's slices (their JIT or GC catching up; near 0 once every arm is warm).
+     */
+    public static final String IDLE_ARMS_CPUS = "e2e.arms.idleCpus";
+
     /** Component roles. */
     public static final String CLIENT = "client";
     public static final String PROXY = "proxy";
     public static final String ORIGIN = "origin";
     public static final String ECHO = "echo";
+
+    /**
+     * {@code metric} (one of this list's, {@code e2e.X}) for one arm of a side-by-side run: {@code e2e.arm.ARM.X},
+     * e.g. {@code e2e.arm.7/reuse-server-thread/adaptive.proxy.cpu} (no brackets: JMH's JSON writer breaks a
+     * name that has them across lines).
+     */
+    public static String arm(String arm, String metric) {
+        if (!metric.startsWith("e2e.")) {
+            throw new IllegalArgumentException("not an end-to-end metric: " + metric);
+        }
+        return "e2e.arm." + arm + "." + metric.substring("e2e.".length());
+    }
 
     /** CPU-µs per request of a component. */
     public static String cpu(String role) {
@@ -168,6 +189,9 @@ public final class EndToEndMetrics {
         if (name.endsWith(".ctxsw")) {
             return "#/req";
         }
+        if (name.endsWith(".rps")) {
+            return "req/s";
+        }
         if (name.endsWith(".cpusUsed") || name.endsWith(".cpusAllowed")) {
             return "CPUs";
         }
@@ -183,6 +207,8 @@ public final class EndToEndMetrics {
                 return "share";
             case CLIENT_SATURATED:
                 return "0|1";
+            case IDLE_ARMS_CPUS:
+                return "CPUs";
             case PREDICTED_BOUND:
             case WARMUP_FIRST_SECOND:
                 return "req/s";

@@ -1,0 +1,273 @@
+package loopbench.bench;
+
+import loopbench.knobs.Allocator;
+import loopbench.knobs.BufferType;
+import loopbench.knobs.ThreadModel;
+import loopbench.knobs.Transport;
+import loopbench.load.LoadGenerator;
+import loopbench.load.LoadResult;
+import loopbench.load.LoadSpec;
+import loopbench.load.Target;
+import loopbench.metrics.MemoryReport;
+import loopbench.metrics.ProcStat;
+import loopbench.process.MeasuredProcess;
+import loopbench.process.ServerProcess;
+import loopbench.report.EndToEndMetrics;
+import loopbench.topology.Role;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Several proxy configurations measured in the same seconds: which costs more, with the machine's changes of pace
+ * shared by all of them? (claims C000-1 .. C000-6)
+ *
+ * <p>ProxyEndToEndBenchmark runs one configuration per fork; the rounds engine pairs forks of one round, which on
+ * this suite's 2-core hosts are minutes apart. A host whose pace changes for tens of seconds at a time (the AMD
+ * host's cross-CPU round trip went from 53-82 ns to 322-346 ns for stretches of 15-32 s,
+ * docs/results/2026-11-26/cross-cpu-latency) puts that change into every paired ratio. Here every configuration (an
+ * "arm") runs in one fork: each arm its own proxy process, all on the proxy's CPUs, all in front of one origin (or,
+ * for {@code direct}, no proxy). The load generator loads one arm at a time for {@code sliceSeconds} (a fresh closed
+ * loop of {@code connections} keep-alive connections, like wrk), every arm once per cycle, in a random order each
+ * cycle. One invocation is one cycle; JMH's iterations are cycles (warm-up cycles warm every arm's proxy alike).
+ *
+ * <p>Per arm and cycle, as secondary results named {@code e2e.arm.ARM.FIGURE} ({@link EndToEndMetrics#arm}):
+ * requests/s over its slice, and from /proc of its own proxy process CPU-µs and context switches per request (the
+ * slice's connects and closes included: 64 of each against tens of thousands of requests), the client's and the
+ * origin's CPU per request, the CPU per request of the proxy's JIT compiler threads (not 0: still compiling) and its
+ * memory at the slice's end. {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load used meanwhile
+ * (JIT or GC catching up; near 0 once warm). A ratio of two arms, cycle by cycle, compares slices seconds apart; its
+ * mean per fork is what a claim reads, one value per fork.
+ *
+ * <p>{@code arms}: {@code ARM;ARM;...}, each {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}
+ * ({@code 4/individual-group}, {@code 7/reuse-server-thread/pooled}; defaults reuse-server-thread, adaptive). The
+ * other parameters are every arm's, as in ProxyEndToEndBenchmark.
+ *
+ * <p>Run alone: {@code java -jar target/benchmarks.jar ProxySideBySideBenchmark -p arms='direct;4;7'}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 20)
+@Measurement(iterations = 10)
+public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
+    /** The configurations compared, {@code ;}-separated (see the class comment). */
+    @Param({"4;7"})
+    public String arms;
+
+    /** How long each arm is loaded in a cycle. */
+    @Param({"1"})
+    public double sliceSeconds;
+
+    /** The proxies' and the origin's transport. */
+    @Param({"nio"})
+    public String transport;
+
+    @Param({"64"})
+    public int connections;
+
+    @Param({"1024"})
+    public int bodySize;
+
+    /** The L7 proxies' aggregator limit. */
+    @Param({"2000"})
+    public int maxContentLength;
+
+    /** The L7 proxies' mode: aggregate or stream. */
+    @Param({"aggregate"})
+    public String l7Mode;
+
+    /** Each proxy's event loops per group. */
+    @Param({"2"})
+    public int ioThreads;
+
+    @Param({"1"})
+    public int originIoThreads;
+
+    /** The load generator's transport. */
+    @Param({"epoll"})
+    public String clientTransport;
+
+    @Param({"1"})
+    public int clientIoThreads;
+
+    /** One configuration: no proxy, or a proxy of this layer, thread model and allocator. */
+    record Arm(String layer, String threadModel, String allocator) {
+        static final String DIRECT = "direct";
+
+        /** {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}, checked. */
+        static Arm parse(String s) {
+            String[] p = s.trim().split("/", -1);
+            if (p.length == 1 && DIRECT.equals(p[0])) {
+                return new Arm(DIRECT, null, null);
+            }
+            if (p.length > 3 || !List.of("4", "7").contains(p[0])) {
+                throw new IllegalArgumentException("arm '" + s + "' is not valid; valid: direct, or LAYER[/THREAD_MODEL"
+                        + "[/ALLOCATOR]] with LAYER 4 or 7, e.g. 7/reuse-server-group/pooled");
+            }
+            String threadModel = p.length > 1 ? ThreadModel.parse(p[1]).cliName() : "reuse-server-thread";
+            String allocator = p.length > 2 ? Allocator.parse(p[2]).cliName() : "adaptive";
+            return new Arm(p[0], threadModel, allocator);
+        }
+
+        /** Every arm of an {@code arms} parameter, at least two, none twice. */
+        static List<Arm> parseAll(String arms) {
+            List<Arm> all = new ArrayList<>();
+            for (String s : arms.split(";")) {
+                Arm a = parse(s);
+                if (all.contains(a)) {
+                    throw new IllegalArgumentException("arms '" + arms + "': " + a.name() + " twice");
+                }
+                all.add(a);
+            }
+            if (all.size() < 2) {
+                throw new IllegalArgumentException("arms '" + arms + "': at least two arms, ';'-separated");
+            }
+            return all;
+        }
+
+        boolean direct() {
+            return DIRECT.equals(layer);
+        }
+
+        /** The arm's name in metric names: {@code direct} or {@code LAYER/THREAD_MODEL/ALLOCATOR}. */
+        String name() {
+            return direct() ? DIRECT : layer + "/" + threadModel + "/" + allocator;
+        }
+    }
+
+    private EndToEndTrial trial;
+    private MeasuredProcess origin;
+    private final Map<Arm, ServerProcess> proxies = new LinkedHashMap<>();
+    private List<Arm> armList;
+    private final Random order = new Random();
+
+    @Setup(Level.Trial)
+    public void startServers(BenchmarkParams params) throws Exception {
+        startServers(EndToEndTrial.begin(params));
+    }
+
+    void startServers(EndToEndTrial t) throws Exception {
+        trial = t;
+        try {
+            armList = Arm.parseAll(arms); // every parameter checked before anything starts
+            if (!(sliceSeconds >= 0.1 && sliceSeconds <= 60)) {
+                throw new IllegalArgumentException("sliceSeconds must be within 0.1 .. 60, was " + sliceSeconds);
+            }
+            Transport.parse(transport).ensureAvailable();
+            place(trial, List.of(Role.PROXY, Role.CLIENT, Role.ORIGIN));
+            origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size",
+                    Integer.toString(bodySize), "--transport", transport,
+                    "--io-threads", Integer.toString(originIoThreads)));
+            for (Arm a : armList) {
+                if (!a.direct()) {
+                    proxies.put(a, trial.startServer(EndToEndMetrics.PROXY, EndToEndMetrics.PROXY + "[" + a.name()
+                            + "]", "proxy", List.of("--backend", origin.hostPort(), "--layer", a.layer(),
+                            "--thread-model", a.threadModel(), "--allocator", a.allocator(), "--transport", transport,
+                            "--io-threads", Integer.toString(ioThreads), "--max-content-length",
+                            Integer.toString(maxContentLength), "--l7-mode", l7Mode)));
+                }
+            }
+        } catch (Exception | Error e) {
+            trial.close();
+            throw e;
+        }
+    }
+
+    private LoadSpec slice(String hostPort) {
+        return LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
+                .withConnections(connections)
+                .withDuration(Duration.ofMillis(Math.round(sliceSeconds * 1000)))
+                .withEventLoops(Transport.parse(clientTransport), Allocator.ADAPTIVE, BufferType.DIRECT,
+                        clientIoThreads);
+    }
+
+    /** One cycle: every arm loaded for one slice, in a random order. Returns the requests served. */
+    @Benchmark
+    public long cycle() throws InterruptedException {
+        List<Arm> shuffled = new ArrayList<>(armList);
+        Collections.shuffle(shuffled, order);
+        Map<String, Double> m = new LinkedHashMap<>();
+        double idleCpus = 0;
+        long total = 0;
+        for (Arm a : shuffled) {
+            MeasuredProcess proxy = proxies.get(a);
+            Map<MeasuredProcess, ProcStat.Snapshot> idleStart = new LinkedHashMap<>();
+            proxies.forEach((other, p) -> {
+                if (other != a) {
+                    idleStart.put(p, p.procStat());
+                }
+            });
+            ProcStat.Snapshot proxyStart = proxy == null ? null : proxy.procStat();
+            ProcStat.Snapshot originStart = origin.procStat();
+            ProcStat.Snapshot clientStart = ProcStat.self();
+            long wallStart = System.nanoTime();
+            LoadResult r = LoadGenerator.start(slice((proxy == null ? origin : proxy).hostPort())).awaitResult();
+            long wall = System.nanoTime() - wallStart;
+            if (r.errorsTotal() > 0 || r.requests() == 0) {
+                throw new IllegalStateException("arm " + a.name() + ": " + r.errorsTotal() + " requests failed, "
+                        + r.requests() + " succeeded in its slice, so the cycle has no result:\n" + r.summary()
+                        + trial.serverLogs());
+            }
+            long n = r.requests();
+            total += n;
+            m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.REQUESTS_PER_SECOND), r.requestsPerSecond());
+            m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.CLIENT)),
+                    ProcStat.self().minus(clientStart).cpuNanos() / 1000.0 / n);
+            m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN)),
+                    origin.procStat().minus(originStart).cpuNanos() / 1000.0 / n);
+            if (proxy != null) {
+                ProcStat.Snapshot d = proxy.procStat().minus(proxyStart);
+                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.PROXY)),
+                        d.cpuNanos() / 1000.0 / n);
+                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.contextSwitches(EndToEndMetrics.PROXY)),
+                        (double) d.contextSwitches() / n);
+                if (d.compilerNanos() >= 0) { // the proxy's JIT still at work in its slice: not yet warm
+                    m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.jit(EndToEndMetrics.PROXY)),
+                            d.compilerNanos() / 1000.0 / n);
+                }
+                MemoryReport memory = proxies.get(a).memory();
+                if (memory != null) {
+                    memory.figures().forEach((figure, bytes) -> m.put(EndToEndMetrics.arm(a.name(),
+                            EndToEndMetrics.memory(EndToEndMetrics.PROXY, figure)), (double) bytes));
+                }
+            }
+            long idleNanos = 0;
+            for (Map.Entry<MeasuredProcess, ProcStat.Snapshot> e : idleStart.entrySet()) {
+                idleNanos += e.getKey().procStat().minus(e.getValue()).cpuNanos();
+            }
+            idleCpus += (double) idleNanos / wall / shuffled.size();
+        }
+        m.put(EndToEndMetrics.IDLE_ARMS_CPUS, idleCpus);
+        trial.iterationMetrics(m, null);
+        return total;
+    }
+
+    EndToEndTrial trial() {
+        return trial;
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        trial.close();
+    }
+}

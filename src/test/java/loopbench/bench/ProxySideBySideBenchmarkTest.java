@@ -1,0 +1,113 @@
+package loopbench.bench;
+
+import loopbench.process.ServerProcess;
+import loopbench.report.EndToEndMetrics;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * ProxySideBySideBenchmark does what its name says: each cycle loads every arm, each through its own proxy (or
+ * straight to the origin), and the origin answered exactly the requests the cycles counted; each arm's figures are
+ * there under its own name; nothing outlives the trial; a bad arm is refused before anything starts.
+ */
+class ProxySideBySideBenchmarkTest {
+    private static final Pattern ANSWERED = Pattern.compile("origin answered (\\d+) requests");
+
+    @AfterEach
+    void noServerLeft() {
+        assertEquals(List.of(), ServerProcess.live(), "every server process was stopped");
+    }
+
+    private static ProxySideBySideBenchmark small(String arms) {
+        ProxySideBySideBenchmark b = new ProxySideBySideBenchmark();
+        b.arms = arms;
+        b.sliceSeconds = 0.3;
+        b.transport = "nio";
+        b.connections = 4;
+        b.bodySize = 100;
+        b.maxContentLength = 2000;
+        b.l7Mode = "aggregate";
+        b.ioThreads = 1;
+        b.originIoThreads = 1;
+        b.clientTransport = "nio";
+        b.clientIoThreads = 1;
+        return b;
+    }
+
+    @Test
+    void everyCycleLoadsEveryArmThroughItsOwnProxy() throws Exception {
+        ProxySideBySideBenchmark b = small("direct;4;7/individual-group/pooled");
+        long served = 0;
+        ServerProcess origin;
+        Map<String, Double> m;
+        List<ServerProcess> proxies;
+        try {
+            b.startServers(EndToEndTrial.begin(ProxySideBySideBenchmark.class.getName() + ".cycle",
+                    Map.of("arms", b.arms)));
+            origin = b.trial().server(EndToEndMetrics.ORIGIN);
+            proxies = List.of(b.trial().server("proxy[4/reuse-server-thread/adaptive]"),
+                    b.trial().server("proxy[7/individual-group/pooled]"));
+            String l7 = String.join(" ", proxies.get(1).command());
+            assertTrue(l7.contains("--layer 7") && l7.contains("--thread-model individual-group")
+                    && l7.contains("--allocator pooled") && l7.contains("--max-content-length 2000"), l7);
+            long[] readBefore = proxies.stream().mapToLong(p -> p.io().bytesRead()).toArray();
+            for (int cycle = 0; cycle < 2; cycle++) {
+                served += b.cycle();
+            }
+            m = b.trial().lastIterationMetrics();
+            for (int i = 0; i < proxies.size(); i++) {
+                assertTrue(proxies.get(i).io().bytesRead() - readBefore[i] > 100L * 4,
+                        "responses went through " + proxies.get(i));
+            }
+        } finally {
+            b.stop();
+        }
+        assertEquals(served, answered(origin), "the origin answered exactly what the cycles counted");
+        for (String arm : List.of("direct", "4/reuse-server-thread/adaptive", "7/individual-group/pooled")) {
+            assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.REQUESTS_PER_SECOND)) > 0, arm + ": " + m);
+            assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN))) > 0, arm);
+            assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.CLIENT))) > 0, arm);
+            String proxyCpu = EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.PROXY));
+            if ("direct".equals(arm)) {
+                assertNull(m.get(proxyCpu), "no proxy, no proxy figures: " + m);
+            } else {
+                assertTrue(m.get(proxyCpu) > 0, arm + ": " + m);
+                assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.contextSwitches(EndToEndMetrics.PROXY)))
+                        > 0, arm + ": " + m);
+            }
+        }
+        assertTrue(m.get(EndToEndMetrics.IDLE_ARMS_CPUS) >= 0, m::toString);
+        assertFalse(origin.isAlive());
+        proxies.forEach(p -> assertFalse(p.isAlive(), p::toString));
+    }
+
+    @Test
+    void aBadArmIsRefusedBeforeAnythingStarts() {
+        Map<String, String> named = Map.of("4;5", "'5'", "4", "at least two", "4;4/reuse-server-thread",
+                "4/reuse-server-thread/adaptive twice", "4;7/threads", "threads", "direct;4/x/y/z", "'4/x/y/z'");
+        named.forEach((arms, says) -> {
+            ProxySideBySideBenchmark b = small(arms);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> b.startServers(EndToEndTrial.begin("ProxySideBySideBenchmark.cycle", Map.of())), arms);
+            assertTrue(e.getMessage().contains(says), arms + ": " + e.getMessage());
+            assertNull(b.trial().server(EndToEndMetrics.ORIGIN), "no server was started");
+        });
+    }
+
+    private static long answered(ServerProcess origin) {
+        Matcher matcher = ANSWERED.matcher(origin.stderr());
+        assertTrue(matcher.find(), () -> "the origin says how many requests it answered:\n" + origin.stderr());
+        return Long.parseLong(matcher.group(1));
+    }
+}
