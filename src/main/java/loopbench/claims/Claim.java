@@ -23,11 +23,43 @@ import java.util.Set;
  * @param changes       what changed against the rules of 2026-11-23, with the reason (empty: unchanged)
  * @param peers         which real gateways the claim is about, for checks re-run with them in the stand-in's place
  *                      ({@link Peers}); null when it names none
+ * @param earlier       the checks of the rule this one replaced, for runs made before it; null if never revised
  */
 public record Claim(String id, String title, String statement, Article article, String figure, String experiment,
                    String why, String placement, String boundary, List<Check> decisive, List<Check> supporting,
                    List<Figure> figures, List<ChartSpec> charts, String untestable, String notReproduced,
-                   List<String> changes, String peers) {
+                   List<String> changes, String peers, Earlier earlier) {
+
+    /**
+     * The checks, figures and charts a claim had before its rule was revised: a run whose id (the rounds engine's, a
+     * UTC time first) sorts before {@code revisedAt} is judged and shown by them, as it was when it was made.
+     */
+    public record Earlier(String revisedAt, List<Check> decisive, List<Check> supporting, List<Figure> figures,
+                          List<ChartSpec> charts) {
+        public Earlier {
+            if (!revisedAt.matches("\\d{8}T\\d{6}Z")) {
+                throw new IllegalArgumentException("a revision time is a run id's time, yyyyMMdd'T'HHmmss'Z', was '"
+                        + revisedAt + "'");
+            }
+            decisive = List.copyOf(decisive);
+            supporting = List.copyOf(supporting);
+            figures = List.copyOf(figures);
+            charts = List.copyOf(charts);
+        }
+    }
+
+    /**
+     * The claim as the run {@code run} is judged: with the checks of its rule at the time (today's for a run made
+     * after the last revision, and for results of plain JMH runs, which have no run id).
+     */
+    public Claim asJudged(String run) {
+        if (earlier == null || run == null || run.compareTo(earlier.revisedAt()) >= 0) {
+            return this;
+        }
+        return new Claim(id, title, statement, article, figure, experiment, why, placement, boundary,
+                earlier.decisive(), earlier.supporting(), earlier.figures(), earlier.charts(), untestable,
+                notReproduced, changes, peers, null);
+    }
 
     /** A measured figure the report shows with its interval: a statistic of one configuration. */
     public record Figure(String label, Selection selection, Statistic statistic) {
@@ -122,6 +154,7 @@ public record Claim(String id, String title, String statement, Article article, 
         private String notReproduced;
         private List<String> changes = List.of();
         private String peers;
+        private Earlier earlier;
 
         private Builder(String id, String title) {
             this.id = id;
@@ -194,6 +227,16 @@ public record Claim(String id, String title, String statement, Article article, 
             return this;
         }
 
+        /**
+         * The rule was revised at {@code revisedAt} (a run id's time): the checks, figures and charts given to this
+         * builder hold from then on, these before.
+         */
+        Builder revisedFrom(String revisedAt, List<Check> earlierDecisive, List<Check> earlierSupporting,
+                            List<Figure> earlierFigures, List<ChartSpec> earlierCharts) {
+            this.earlier = new Earlier(revisedAt, earlierDecisive, earlierSupporting, earlierFigures, earlierCharts);
+            return this;
+        }
+
         Builder peers(String text) {
             this.peers = text;
             return this;
@@ -201,7 +244,7 @@ public record Claim(String id, String title, String statement, Article article, 
 
         Claim build() {
             return new Claim(id, title, statement, article, figure, experiment, why, placement, boundary, decisive,
-                    supporting, figures, charts, untestable, notReproduced, changes, peers);
+                    supporting, figures, charts, untestable, notReproduced, changes, peers, earlier);
         }
     }
 }

@@ -28,7 +28,8 @@ import java.util.Set;
 public record ClaimResult(Claim claim, Verdict verdict, String reason, List<CheckResult> decisive,
                           double[] adjustedAgainst, List<CheckResult> supporting) {
 
-    public static ClaimResult evaluate(Claim claim, Measurements m) {
+    public static ClaimResult evaluate(Claim today, Measurements m) {
+        Claim claim = today.asJudged(m.latestRun());
         List<CheckResult> decisive = claim.decisive().stream().map(c -> c.evaluate(m)).toList();
         List<CheckResult> supporting = claim.supporting().stream().map(c -> c.evaluate(m)).toList();
         double[] against = decisive.stream().mapToDouble(CheckResult::pAgainst).toArray();

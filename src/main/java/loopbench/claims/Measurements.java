@@ -139,6 +139,11 @@ public final class Measurements {
         return runs;
     }
 
+    /** The latest run id of the results (ids sort by their start time), or null for results of plain JMH runs. */
+    public String latestRun() {
+        return runs().stream().max(String::compareTo).orElse(null);
+    }
+
     /** Side files next to the input that no result reads: other runs', tests', earlier parameter sets'. */
     public int foreignSideFiles() {
         return (int) sideFiles.stream().filter(f -> results.stream().noneMatch(f::matches)).count();

@@ -33,11 +33,18 @@ public final class RoundsPlan {
     private RoundsPlan() {
     }
 
-    /** Every decisive check of the catalogue that at least one run measured with an sd (two rounds or more). */
+    /**
+     * Every decisive check of the catalogue that at least one run measured with an sd (two rounds or more): today's,
+     * and those of a claim's earlier rule, which the runs made before its revision were judged by.
+     */
     public static List<Row> plan(List<VerdictHistory.Run> runs) {
         List<Row> rows = new ArrayList<>();
         for (Claim claim : ClaimCatalog.all()) {
-            for (Check check : claim.decisive()) {
+            List<Check> checks = new ArrayList<>(claim.decisive());
+            if (claim.earlier() != null) {
+                checks.addAll(claim.earlier().decisive());
+            }
+            for (Check check : checks) {
                 Row r = row(claim, check, runs);
                 if (r != null) {
                     rows.add(r);

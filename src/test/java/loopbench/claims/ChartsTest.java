@@ -44,8 +44,8 @@ class ChartsTest {
     void comparisonBarsHaveOneSeriesPerGroup(@TempDir Path dir) throws Exception {
         Measurements m = all(dir);
         assertEquals(Set.of("individual-group", "reuse-server-group", "reuse-server-thread"),
-                seriesOf(ClaimCatalog.threadModels("t", "thread models", ClaimCatalog.THROUGHPUT), m));
-        assertEquals(Set.of("requests/s"), seriesOf(ClaimCatalog.LAYERS, m));
+                seriesOf(ClaimCatalog.threadModelsPaired("t", "thread models", ClaimCatalog.THROUGHPUT), m));
+        assertEquals(Set.of("requests/s"), seriesOf(ClaimCatalog.LAYERS_PAIRED, m));
         assertEquals(Set.of("L4", "L7"), seriesOf(claimChart("C000-8", "proxy-bytes"), m));
         // The article's figure is a series of its own, beside the measured one.
         assertEquals(Set.of("requests/s"), seriesOf(claimChart("C001-1", "hello-world"), m));

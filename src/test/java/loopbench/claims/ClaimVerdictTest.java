@@ -14,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The verdict rules on small JMH results: each outcome, composite claims, exact counters, side files. */
 class ClaimVerdictTest {
-    private static final Claim L4_VS_DIRECT = ClaimCatalog.byId().get("C000-1");
-    private static final Claim RANKING = ClaimCatalog.byId().get("C000-3");
+    /** As judged for runs before the side-by-side revision (the fixtures' forks of proxy-64 and direct-64). */
+    private static final Claim L4_VS_DIRECT = ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN);
+    private static final Claim RANKING = ClaimCatalog.byId().get("C000-3").asJudged(Fixtures.RUN);
 
     private static ClaimResult evaluate(Claim c, Fixtures f) {
         return ClaimResult.evaluate(c, Measurements.of(f.results(), List.of()));

@@ -115,7 +115,7 @@ class ClaimsReportTest {
     void aMissingClaimNamesItsLabelledLineAndReproduceCommands(@TempDir Path dir) throws Exception {
         Fixtures f = new Fixtures().thrpt(ClaimCatalog.DIRECT, 100, 101, 99);
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
-                List.of(ClaimCatalog.byId().get("C000-1")));
+                List.of(ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN)));
         String md = Files.readString(w.markdown());
         assertTrue(md.contains("**Verdict: MISSING**"), md);
         assertTrue(md.contains("**Not measured in the input.** Produced by the line labelled `proxy-64` of "
@@ -158,7 +158,7 @@ class ClaimsReportTest {
         f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000).inRounds(1, 2).add();
         f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500).inRounds(1, 2).add();
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
-                List.of(ClaimCatalog.byId().get("C000-1")));
+                List.of(ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN)));
         ClaimResult r = w.results().get(0);
         assertEquals(Verdict.CONFIRMED, r.verdict(), r::reason);
         assertEquals("2 of 3 rounds", r.provisional());
@@ -178,7 +178,7 @@ class ClaimsReportTest {
         f.result(ClaimCatalog.L4_RST, "thrpt", "ops/s").forks(96_000, 95_500, 96_500, 95_000, 96_000, 95_800)
                 .inRounds(1, 2, 3, 4, 5, 6).add();
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
-                List.of(ClaimCatalog.byId().get("C000-1")));
+                List.of(ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN)));
         ClaimResult r = w.results().get(0);
         assertEquals(3, r.decisive().get(0).basis().n(), "three pairs: direct-64 runs three rounds");
         assertNull(r.provisional(), "direct-64's 3 rounds are all it is asked for");
@@ -189,7 +189,7 @@ class ClaimsReportTest {
         // A committed run: C004-1's generator used 0.95-0.98 of its CPU in every arm; C000-1's (proxy-64) 0.5-0.6.
         Path run = Path.of("docs/results/2026-11-25/claims-run-2/results.json");
         ClaimsReport.Written w = ClaimsReport.write(List.of(run), dir.resolve("out"),
-                List.of(ClaimCatalog.byId().get("C004-1"), ClaimCatalog.byId().get("C000-1")));
+                List.of(ClaimCatalog.byId().get("C004-1"), ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN)));
         String md = Files.readString(w.markdown());
         String c0041 = section(md, "C004-1");
         String c0001 = section(md, "C000-1");
@@ -217,7 +217,7 @@ class ClaimsReportTest {
                 .secondaryForks(cpu, "us", 24, 30, 23).secondaryForks(jit, "us", 0.2, 1.5, 0.9).add();
         f.result(ClaimCatalog.DIRECT, "thrpt", "ops/s").forks(100_000, 99_000, 101_000).inRounds(1, 2, 3).add();
         ClaimsReport.Written w = ClaimsReport.write(List.of(f.write(dir)), dir.resolve("out"),
-                List.of(ClaimCatalog.byId().get("C000-2"), ClaimCatalog.byId().get("C000-1")));
+                List.of(ClaimCatalog.byId().get("C000-2"), ClaimCatalog.byId().get("C000-1").asJudged(Fixtures.RUN)));
         String md = Files.readString(w.markdown());
         String c0002 = section(md, "C000-2");
         assertTrue(c0002.contains("**Caution: a server was still compiling when it was measured** (its JIT compiler "

@@ -73,7 +73,8 @@ final class ProfileLines {
         }
 
         boolean endToEnd() {
-            return className().contains("EndToEnd") || className().contains("Warmup");
+            return className().contains("EndToEnd") || className().contains("Warmup")
+                    || className().equals("ProxySideBySideBenchmark");
         }
 
         /**
@@ -86,6 +87,13 @@ final class ProfileLines {
             if (className().equals("ProxyWarmupBenchmark")) {
                 return start + Double.parseDouble(values("originWarmupSeconds").get(0))
                         + Double.parseDouble(values("seconds").get(0));
+            }
+            if (className().equals("ProxySideBySideBenchmark")) {
+                // each proxy's JVM starts in about 0.9 s; a cycle is a slice per arm, each a bit longer than its load
+                int arms = values("arms").get(0).split(";").length;
+                double cycle = arms * SIDE_BY_SIDE_SLICE_OVERHEAD * Double.parseDouble(values("sliceSeconds").get(0));
+                return start + 0.9 * arms + (options.getWarmupIterations().get()
+                        + options.getMeasurementIterations().get()) * cycle;
             }
             if (className().equals("MemoryEndToEndBenchmark") && values("phase").contains("after-burst")) {
                 start += Double.parseDouble(values("burstSeconds").get(0))
@@ -104,6 +112,12 @@ final class ProfileLines {
             return t.convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1000.0;
         }
     }
+
+    /**
+     * A side-by-side slice's wall time over its load time: the generator's start, connects and drain
+     * (docs/results/2026-11-27/side-by-side-pilot: 5 forks of 25 cycles of 9 slices in 20 min 15 s, 243 s a fork).
+     */
+    static final double SIDE_BY_SIDE_SLICE_OVERHEAD = 1.03;
 
     private ProfileLines() {
     }

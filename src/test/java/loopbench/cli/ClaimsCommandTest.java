@@ -29,7 +29,7 @@ class ClaimsCommandTest {
         assertTrue(r.out().contains("C000-3  MISSING"), r::toString);
         assertTrue(r.out().contains("20 claims"), r::toString);
         String md = Files.readString(out.resolve("report.md"));
-        assertTrue(md.contains("Produced by the line labelled `proxy-64` of profiles/claims.jmh"),
+        assertTrue(md.contains("Produced by the line labelled `side-by-side-64` of profiles/claims.jmh"),
                 "a missing claim names its labelled profile line");
         assertTrue(Files.isRegularFile(out.resolve("report.json")));
         assertTrue(Files.isRegularFile(out.resolve("report.html")));

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,6 +42,11 @@ class ClaimsDerivedProfilesTest {
         for (Map.Entry<String, String> m : MIMICS.entrySet()) {
             Matcher n = nulls.get(m.getKey());
             Matcher c = claims.get(m.getValue());
+            if (ClaimCatalog.RETIRED.stream().anyMatch(g -> g.label().equals(m.getValue()))) {
+                // the null proof was made on a line claims.jmh gave up later; the proof keeps its line
+                assertNull(c, m.getValue() + " is retired from claims.jmh");
+                continue;
+            }
             assertNotNull(c, "claims line " + m.getValue());
             String what = m.getKey() + " vs " + m.getValue();
             assertEquals(c.group(2), n.group(2), what + ": rounds");
@@ -66,12 +72,17 @@ class ClaimsDerivedProfilesTest {
         assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42", "proxy-64"),
                 List.copyOf(followUp.keySet()), "the follow-up's groups");
         for (ProfileLine f : followUp.values()) {
+            if (ClaimCatalog.RETIRED.stream().anyMatch(g -> g.label().equals(f.label()))) {
+                // a line claims.jmh gave up later (its claims moved to side-by-side-64): the record keeps it
+                assertNull(claims.get(f.label()), f.label() + " is retired from claims.jmh");
+                continue;
+            }
             ProfileLine c = claims.get(f.label());
             assertNotNull(c, "claims line " + f.label());
             // More rounds than the line had when the follow-up ran, before claims.jmh's one resize (which gave
             // page-200 the follow-up's own 8), and never fewer than it has now.
             Group g = ClaimCatalog.GROUPS.stream().filter(x -> x.label().equals(f.label())).findFirst().orElseThrow();
-            int then = g.earlier() == null ? g.rounds() : g.earlier().rounds();
+            int then = g.firstRounds();
             assertTrue(f.rounds() > then, f.label() + ": more rounds than claims.jmh's " + then + " at the time");
             assertTrue(f.rounds() >= c.rounds(), f.label() + ": no fewer rounds than claims.jmh's " + c.rounds());
             assertEquals(new ProfileLine(0, c.text(), c.minJdk(), c.args(), c.label(), 0, c.jar(), c.twins()),
