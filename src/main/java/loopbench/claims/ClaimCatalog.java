@@ -330,6 +330,22 @@ public final class ClaimCatalog {
         return checks.toArray(Check[]::new);
     }
 
+    /** C000-3 and C000-4 as runs before the side-by-side revision are judged: proxy-64's forks paired by round. */
+    static List<Check> threadModelChecksPaired(String what, Statistic statistic, boolean cost, Margin margin) {
+        Map<String, Selection> proxy64 = Map.of("4/" + RST, L4_RST, "4/" + RSG, L4_RSG, "4/" + IG, L4_IG,
+                "7/" + RST, L7_RST, "7/" + RSG, L7_RSG, "7/" + IG, L7_IG);
+        List<Check> checks = new ArrayList<>();
+        for (String layer : List.of("4", "7")) {
+            String[][] pairs = cost ? new String[][]{{RSG, RST}, {IG, RST}} : new String[][]{{RST, RSG}, {RSG, IG}};
+            for (String[] p : pairs) {
+                checks.add(ratio("L" + layer + " " + what + ", " + p[0] + " / " + p[1], statistic,
+                        proxy64.get(layer + "/" + p[0]), proxy64.get(layer + "/" + p[1]), Region.above(1.02), "> 1")
+                        .withMargin(margin));
+            }
+        }
+        return List.copyOf(checks);
+    }
+
     static Selection page(String label, String layer) {
         return Selection.of(label, PROXY_E2E, PAGE_200, "layer", layer, "threadModel", RST, "transport", "nio",
                 "allocator", "adaptive", "connections", "200", "bodySize", "26650", "maxContentLength", "65536",
@@ -659,15 +675,7 @@ public final class ClaimCatalog {
                         + "and the origin as much as the proxy.", SIDE_BY_SIDE_CHANGE, PROXY_64_WARM_UP)
                 .build());
 
-        List<Check> c0003Decisive = List.of(
-                ratio("L4 requests/s, reuse-server-thread / reuse-server-group", THROUGHPUT, L4_RST, L4_RSG,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L4 requests/s, reuse-server-group / individual-group", THROUGHPUT, L4_RSG, L4_IG,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L7 requests/s, reuse-server-thread / reuse-server-group", THROUGHPUT, L7_RST, L7_RSG,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L7 requests/s, reuse-server-group / individual-group", THROUGHPUT, L7_RSG, L7_IG,
-                        Region.above(1.02), "> 1").withMargin(twoPercent));
+        List<Check> c0003Decisive = threadModelChecksPaired("requests/s", THROUGHPUT, false, twoPercent);
         c.add(Claim.builder("C000-3", "Thread models rank reuse-server-thread > reuse-server-group > individual-group")
                 .claim("Running a backend connection on the client channel's own event loop (ReuseServerThread) "
                         + "gives the most requests per second, sharing the server's worker group (ReuseServerGroup) "
@@ -693,15 +701,7 @@ public final class ClaimCatalog {
                         + "under 2% is not one the article could have seen.", SIDE_BY_SIDE_CHANGE, PROXY_64_WARM_UP)
                 .build());
 
-        List<Check> c0004Decisive = List.of(
-                ratio("L4 proxy CPU/request, reuse-server-group / reuse-server-thread", PROXY_CPU, L4_RSG, L4_RST,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L4 proxy CPU/request, individual-group / reuse-server-thread", PROXY_CPU, L4_IG, L4_RST,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L7 proxy CPU/request, reuse-server-group / reuse-server-thread", PROXY_CPU, L7_RSG, L7_RST,
-                        Region.above(1.02), "> 1").withMargin(twoPercent),
-                ratio("L7 proxy CPU/request, individual-group / reuse-server-thread", PROXY_CPU, L7_IG, L7_RST,
-                        Region.above(1.02), "> 1").withMargin(twoPercent));
+        List<Check> c0004Decisive = threadModelChecksPaired("proxy CPU/request", PROXY_CPU, true, twoPercent);
         c.add(Claim.builder("C000-4", "reuse-server-thread uses the least CPU")
                 .claim("Of the three thread models, ReuseServerThread costs the proxy the least CPU.")
                 .article(PROXY_ARTICLE, "CPU graphs (screenshots): ReuseServerThread used the least CPU at L4 and L7")
