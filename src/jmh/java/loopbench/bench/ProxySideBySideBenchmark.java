@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Several proxy configurations measured in the same seconds: which costs more, with the machine's changes of pace
@@ -60,7 +61,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code arms}: {@code ARM;ARM;...}, each {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}
  * ({@code 4/individual-group}, {@code 7/reuse-server-thread/pooled}; defaults reuse-server-thread, adaptive). The
- * other parameters are every arm's, as in ProxyEndToEndBenchmark.
+ * other parameters are every arm's, as in ProxyEndToEndBenchmark. A second arm of the same configuration, its own
+ * process, names it in full and adds a twin tag: {@code 7;7/reuse-server-thread/adaptive/twin-b} (the null
+ * experiments' twins, profiles/claims-null-side-by-side.jmh).
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar ProxySideBySideBenchmark -p arms='direct;4;7'}
  */
@@ -110,23 +113,31 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
     @Param({"1"})
     public int clientIoThreads;
 
-    /** One configuration: no proxy, or a proxy of this layer, thread model and allocator. */
-    record Arm(String layer, String threadModel, String allocator) {
+    /**
+     * One configuration: no proxy, or a proxy of this layer, thread model and allocator; {@code twin} (or null) tells
+     * apart two arms of one configuration, each its own process: the null experiments' twins (arm B / arm A of the
+     * same configuration must come out equal).
+     */
+    record Arm(String layer, String threadModel, String allocator, String twin) {
         static final String DIRECT = "direct";
+        private static final Pattern TWIN = Pattern.compile("twin-[a-z0-9]+");
 
-        /** {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}, checked. */
+        /** {@code direct[/TWIN]} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR[/TWIN]]]}, checked. */
         static Arm parse(String s) {
             String[] p = s.trim().split("/", -1);
-            if (p.length == 1 && DIRECT.equals(p[0])) {
-                return new Arm(DIRECT, null, null);
+            String twin = p.length > 1 && TWIN.matcher(p[p.length - 1]).matches() ? p[p.length - 1] : null;
+            if (DIRECT.equals(p[0]) && p.length == (twin == null ? 1 : 2)) {
+                return new Arm(DIRECT, null, null, twin);
             }
-            if (p.length > 3 || !List.of("4", "7").contains(p[0])) {
-                throw new IllegalArgumentException("arm '" + s + "' is not valid; valid: direct, or LAYER[/THREAD_MODEL"
-                        + "[/ALLOCATOR]] with LAYER 4 or 7, e.g. 7/reuse-server-group/pooled");
+            int parts = twin == null ? p.length : p.length - 1; // a twin spells its configuration out in full
+            if (parts > 3 || twin != null && parts < 3 || !List.of("4", "7").contains(p[0])) {
+                throw new IllegalArgumentException("arm '" + s + "' is not valid; valid: direct[/TWIN], or LAYER"
+                        + "[/THREAD_MODEL[/ALLOCATOR[/TWIN]]] with LAYER 4 or 7 and TWIN twin-[a-z0-9]+, e.g. "
+                        + "7/reuse-server-group/pooled or 7/reuse-server-thread/adaptive/twin-b");
             }
             String threadModel = p.length > 1 ? ThreadModel.parse(p[1]).cliName() : "reuse-server-thread";
             String allocator = p.length > 2 ? Allocator.parse(p[2]).cliName() : "adaptive";
-            return new Arm(p[0], threadModel, allocator);
+            return new Arm(p[0], threadModel, allocator, twin);
         }
 
         /** Every arm of an {@code arms} parameter, at least two, none twice. */
@@ -149,9 +160,9 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
             return DIRECT.equals(layer);
         }
 
-        /** The arm's name in metric names: {@code direct} or {@code LAYER/THREAD_MODEL/ALLOCATOR}. */
+        /** The arm's name in metrics: {@code direct} or {@code LAYER/THREAD_MODEL/ALLOCATOR}, then its twin tag. */
         String name() {
-            return direct() ? DIRECT : layer + "/" + threadModel + "/" + allocator;
+            return (direct() ? DIRECT : layer + "/" + threadModel + "/" + allocator) + (twin == null ? "" : "/" + twin);
         }
     }
 

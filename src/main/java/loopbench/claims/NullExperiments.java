@@ -4,6 +4,7 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import loopbench.report.AtomicFile;
+import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 import loopbench.stats.LogRatio;
 import loopbench.stats.Margin;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,6 +26,11 @@ import java.util.Locale;
  * computed as a claim's check would be (paired by round) and called decisive when its 95% interval lies wholly
  * beyond the margin of the claim the family mimics, on either side (above 1+m or below 1/(1+m)). A family with
  * any decisive check is a false effect; the script that runs N families tallies them (target: 0 of 20).
+ *
+ * <p>The side-by-side family (profiles/claims-null-side-by-side.jmh) has its twins inside each fork instead: two arms
+ * of ProxySideBySideBenchmark with one configuration, each its own proxy process; its checks are arm B over arm A
+ * cycle by cycle, each fork's mean, judged against 1 over the forks as the side-by-side claims are (one-sample t on
+ * the logs), each against the margin or boundary of the claim it mimics.
  */
 public final class NullExperiments {
     public static final String JSON = "null.json";
@@ -32,8 +39,28 @@ public final class NullExperiments {
     private NullExperiments() {
     }
 
-    /** A comparison of twin A with twin B of one configuration, by one statistic. */
-    public record TwinCheck(String label, Statistic statistic, Selection configuration) {
+    /**
+     * A comparison of twin A with twin B of one configuration, by one statistic. {@code margin}: the mimicked claim's
+     * (null: the family's). {@code sideBySide}: the twins are arms of one result and {@code statistic} is already
+     * their per-fork ratio B / A.
+     */
+    public record TwinCheck(String label, Statistic statistic, Selection configuration, Margin margin,
+                            boolean sideBySide) {
+        TwinCheck(String label, Statistic statistic, Selection configuration) {
+            this(label, statistic, configuration, null, false);
+        }
+
+        /** Arm {@code twin} over arm {@code arm} in the same cycles, by {@code metric}, against {@code margin}. */
+        static TwinCheck sideBySide(String label, String metric, String what, Selection sideBySide, String arm,
+                                    String twin, Margin margin) {
+            return new TwinCheck(label, Statistic.iterationRatio(what + " of " + twin + " over " + arm
+                    + " in the same cycle", "", List.of(EndToEndMetrics.arm(twin, metric)),
+                    List.of(EndToEndMetrics.arm(arm, metric))), sideBySide, margin, true);
+        }
+
+        Margin marginIn(Family f) {
+            return margin != null ? margin : f.margin();
+        }
     }
 
     /** A family: the label of its line, the claim it mimics, that claim's margin, and its twin checks. */
@@ -65,12 +92,21 @@ public final class NullExperiments {
                 ClaimCatalog.PLACEMENT, ClaimCatalog.PINNED);
     }
 
-    /** The families of profiles/claims-null.jmh. */
+    /** The arms of profiles/claims-null-side-by-side.jmh: the L7 proxy (reuse-server-thread, adaptive) twice. */
+    public static final String SIDE_BY_SIDE_TWIN = ClaimCatalog.ARM_L7_RST + "/twin-b";
+    public static final String SIDE_BY_SIDE_ARMS = "7;" + SIDE_BY_SIDE_TWIN;
+
+    /** The families of profiles/claims-null.jmh, then profiles/claims-null-side-by-side.jmh's. */
     public static final List<Family> FAMILIES = families();
 
     private static List<Family> families() {
         Group aggregator = Group.of("null-aggregator", 1);
         Group proxy = Group.of("null-proxy", 1);
+        Group sideBySide = Group.of("null-side-by-side", 1);
+        Selection twins = Selection.of("L7 twins side by side", ClaimCatalog.SIDE_BY_SIDE_E2E, sideBySide, "arms",
+                SIDE_BY_SIDE_ARMS, "transport", "nio", "connections", "64", "bodySize", "1024", "maxContentLength",
+                "2000", "sliceSeconds", "1", ClaimCatalog.TOPOLOGY, ClaimCatalog.LOCAL, ClaimCatalog.PLACEMENT,
+                ClaimCatalog.PINNED);
         Selection limit2000 = Selection.of("limit 2,000", "AggregatorBenchmark.aggregate", aggregator,
                 "maxContentLength", "2000", "encoding", "fixed", "bodySize", "1500");
         return List.of(
@@ -79,13 +115,25 @@ public final class NullExperiments {
                 new Family(proxy.label(), "C000-3, C000-4, C000-6", Margin.percent(2), List.of(
                         new TwinCheck("L4 requests/s, B / A (as C000-3)", ClaimCatalog.THROUGHPUT, proxy(proxy, "4")),
                         new TwinCheck("L7 proxy CPU per request, B / A (as C000-4, C000-6)", ClaimCatalog.PROXY_CPU,
-                                proxy(proxy, "7")))));
+                                proxy(proxy, "7")))),
+                new Family(sideBySide.label(), "C000-3, C000-6 (side by side)", Margin.percent(2), List.of(
+                        TwinCheck.sideBySide("L7 requests/s, arm B / arm A, side by side (as C000-3)",
+                                EndToEndMetrics.REQUESTS_PER_SECOND, "requests/s", twins, ClaimCatalog.ARM_L7_RST,
+                                SIDE_BY_SIDE_TWIN, null),
+                        TwinCheck.sideBySide("L7 proxy CPU per request, arm B / arm A, side by side (as C000-6)",
+                                EndToEndMetrics.cpu(EndToEndMetrics.PROXY), "proxy CPU per request", twins,
+                                ClaimCatalog.ARM_L7_RST, SIDE_BY_SIDE_TWIN, Margin.percent(1)))));
     }
 
-    /** Every family judged on {@code m}. */
+    /**
+     * The families with a result in {@code m} judged on it (one null profile's run is one family of each of its
+     * lines); every family, each not measured, when {@code m} has none.
+     */
     public static List<Judged> judge(Measurements m) {
+        List<Family> present = FAMILIES.stream()
+                .filter(f -> m.results().stream().anyMatch(r -> f.label().equals(r.group()))).toList();
         List<Judged> all = new ArrayList<>();
-        for (Family f : FAMILIES) {
+        for (Family f : present.isEmpty() ? FAMILIES : present) {
             List<Judgement> j = new ArrayList<>();
             for (TwinCheck c : f.checks()) {
                 j.add(judge(f, c, m));
@@ -105,6 +153,9 @@ public final class NullExperiments {
     }
 
     static Judgement judge(Family f, TwinCheck c, Measurements m) {
+        if (c.sideBySide()) {
+            return judgeSideBySide(f, c, m);
+        }
         JmhResult a = twin(m, f, c.configuration(), "A");
         JmhResult b = twin(m, f, c.configuration(), "B");
         if (a == null || b == null) {
@@ -142,7 +193,36 @@ public final class NullExperiments {
         }
         LogRatio.Interval i = ratio.interval(CheckResult.CONFIDENCE);
         return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, pairs, dropped,
-                f.margin().beyond(i.lower(), i.upper()), null);
+                c.marginIn(f).beyond(i.lower(), i.upper()), null);
+    }
+
+    private static Judgement judgeSideBySide(Family f, TwinCheck c, Measurements m) {
+        JmhResult r = m.results().stream().filter(x -> f.label().equals(x.group()) && c.configuration().matches(x))
+                .findFirst().orElse(null);
+        if (r == null) {
+            return missing(c, "no " + c.configuration().describe() + " in group " + f.label());
+        }
+        ForkValues v = c.statistic().forkValues(r, m);
+        if (v == null) {
+            return missing(c, "the arms lack " + c.statistic().requires());
+        }
+        double[] equal = new double[v.size()];
+        Arrays.fill(equal, 1.0);
+        LogRatio ratio;
+        try {
+            ratio = LogRatio.paired(equal, v.values()); // as Check does against a constant
+        } catch (IllegalArgumentException e) {
+            return missing(c, "no ratio: " + e.getMessage());
+        }
+        String method = new Check.Basis(Check.Basis.Method.ONE_SAMPLE, v.size(), v.size(), 0, 0, v.hasRounds(),
+                ratio.sdLog()).describe();
+        if (!ratio.hasInterval()) {
+            return new Judgement(c, ratio.ratio(), Double.NaN, Double.NaN, method, v.size(), 0, null,
+                    "no interval (fewer than 2 forks)");
+        }
+        LogRatio.Interval i = ratio.interval(CheckResult.CONFIDENCE);
+        return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, v.size(), 0,
+                c.marginIn(f).beyond(i.lower(), i.upper()), null);
     }
 
     private static Judgement missing(TwinCheck c, String why) {
@@ -175,6 +255,7 @@ public final class NullExperiments {
             for (Judgement x : j.checks()) {
                 JsonObject o = new JsonObject();
                 o.addProperty("label", x.check().label());
+                o.addProperty("margin", x.check().marginIn(j.family()).fraction());
                 o.addProperty("ratio", x.ratio());
                 o.addProperty("lower", x.lower());
                 o.addProperty("upper", x.upper());
@@ -209,7 +290,8 @@ public final class NullExperiments {
                         : " [" + Format.ratio(x.lower()) + ", " + Format.ratio(x.upper()) + "]");
                 s.append("| ").append(j.family().label()).append(" | ").append(j.family().mimics()).append(" | ")
                         .append(x.check().label()).append(" | ").append(effect).append(" | ")
-                        .append(j.family().margin().describe()).append(" | ").append(x.method()).append(" | ")
+                        .append(x.check().marginIn(j.family()).describe()).append(" | ").append(x.method())
+                        .append(" | ")
                         .append(x.beyond() == null ? "no" : "yes, " + x.beyond().name().toLowerCase(Locale.ROOT))
                         .append(" |\n");
             }

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +48,8 @@ class ProxySideBySideBenchmarkTest {
 
     @Test
     void everyCycleLoadsEveryArmThroughItsOwnProxy() throws Exception {
-        ProxySideBySideBenchmark b = small("direct;4;7/individual-group/pooled");
+        // the last arm is a twin of the one before: the same configuration, its own process and figures
+        ProxySideBySideBenchmark b = small("direct;4;7/individual-group/pooled;7/individual-group/pooled/twin-b");
         long served = 0;
         ServerProcess origin;
         Map<String, Double> m;
@@ -57,7 +59,9 @@ class ProxySideBySideBenchmarkTest {
                     Map.of("arms", b.arms)));
             origin = b.trial().server(EndToEndMetrics.ORIGIN);
             proxies = List.of(b.trial().server("proxy[4/reuse-server-thread/adaptive]"),
-                    b.trial().server("proxy[7/individual-group/pooled]"));
+                    b.trial().server("proxy[7/individual-group/pooled]"),
+                    b.trial().server("proxy[7/individual-group/pooled/twin-b]"));
+            assertNotEquals(proxies.get(1).pid(), proxies.get(2).pid(), "a twin is its own process");
             String l7 = String.join(" ", proxies.get(1).command());
             assertTrue(l7.contains("--layer 7") && l7.contains("--thread-model individual-group")
                     && l7.contains("--allocator pooled") && l7.contains("--max-content-length 2000"), l7);
@@ -74,7 +78,8 @@ class ProxySideBySideBenchmarkTest {
             b.stop();
         }
         assertEquals(served, answered(origin), "the origin answered exactly what the cycles counted");
-        for (String arm : List.of("direct", "4/reuse-server-thread/adaptive", "7/individual-group/pooled")) {
+        for (String arm : List.of("direct", "4/reuse-server-thread/adaptive", "7/individual-group/pooled",
+                "7/individual-group/pooled/twin-b")) {
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.REQUESTS_PER_SECOND)) > 0, arm + ": " + m);
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN))) > 0, arm);
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.CLIENT))) > 0, arm);
@@ -95,7 +100,10 @@ class ProxySideBySideBenchmarkTest {
     @Test
     void aBadArmIsRefusedBeforeAnythingStarts() {
         Map<String, String> named = Map.of("4;5", "'5'", "4", "at least two", "4;4/reuse-server-thread",
-                "4/reuse-server-thread/adaptive twice", "4;7/threads", "threads", "direct;4/x/y/z", "'4/x/y/z'");
+                "4/reuse-server-thread/adaptive twice", "4;7/threads", "threads", "direct;4/x/y/z", "'4/x/y/z'",
+                "4;4/twin-b", "'4/twin-b'", "4;4/reuse-server-thread/adaptive/twin",
+                "'4/reuse-server-thread/adaptive/twin'", "7/reuse-server-thread/adaptive/twin-b;"
+                        + "7/reuse-server-thread/adaptive/twin-b", "adaptive/twin-b twice");
         named.forEach((arms, says) -> {
             ProxySideBySideBenchmark b = small(arms);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NullExperimentsTest {
     private static final NullExperiments.Family AGGREGATOR = NullExperiments.FAMILIES.get(0);
     private static final NullExperiments.Family PROXY = NullExperiments.FAMILIES.get(1);
+    private static final NullExperiments.Family SIDE_BY_SIDE = NullExperiments.FAMILIES.get(2);
 
     /** Twin A and B of a configuration, 6 rounds, B = A x ratios[i] in round i + 1. */
     private static void twins(Fixtures f, NullExperiments.TwinCheck c, String family, String metric, double[] a,
@@ -76,6 +77,57 @@ class NullExperimentsTest {
         assertTrue(md.contains("1 of 2 families with a decisive check"), md);
         assertTrue(md.contains("| null-proxy | C000-3, C000-4, C000-6 | L7 proxy CPU per request, B / A (as C000-4, "
                 + "C000-6) | 1.05"), md);
+    }
+
+    /**
+     * One side-by-side result of 4 forks, 3 cycles each, arm A and its twin B: A's requests/s and CPU drift by fork
+     * and cycle; B is A x {@code rpsRatio[f]} and A x {@code cpuRatio[f]} in every cycle of fork f.
+     */
+    private static Measurements sideBySideTwins(double[] rpsRatio, double[] cpuRatio) {
+        Fixtures f = new Fixtures();
+        Selection s = SIDE_BY_SIDE.checks().get(0).configuration();
+        double[][] drift = {{100, 120, 90}, {60, 65, 70}, {140, 130, 150}, {100, 80, 110}};
+        Fixtures.Result r = f.result(s, "ss", "s/op").forks(9.3, 9.3, 9.3, 9.3);
+        for (String arm : List.of(ClaimCatalog.ARM_L7_RST, NullExperiments.SIDE_BY_SIDE_TWIN)) {
+            boolean twin = !arm.equals(ClaimCatalog.ARM_L7_RST);
+            double[][] rps = new double[4][3];
+            double[][] cpu = new double[4][3];
+            for (int fork = 0; fork < 4; fork++) {
+                for (int cycle = 0; cycle < 3; cycle++) {
+                    rps[fork][cycle] = 600 * drift[fork][cycle] * (twin ? rpsRatio[fork] : 1);
+                    cpu[fork][cycle] = 0.2 * drift[fork][cycle] * (twin ? cpuRatio[fork] : 1);
+                }
+            }
+            r.secondary(EndToEndMetrics.arm(arm, EndToEndMetrics.REQUESTS_PER_SECOND), "req/s", rps)
+                    .secondary(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.PROXY)), "us", cpu);
+        }
+        r.rounds("null-run", "null-side-by-side", s.label(), 1, 2, 3, 4).add();
+        return Measurements.of(f.results(), List.of());
+    }
+
+    @Test
+    void sideBySideTwinsAreJudgedAgainstOneOverTheForksEachCheckAtItsClaimsMargin() {
+        // requests/s: B within 1% of A in every fork (inside +-2%: no effect); CPU: B 1.5% above A in every fork,
+        // beyond C000-6's 1% though within C000-3's 2%: decisive, a false effect at that claim's boundary.
+        Measurements m = sideBySideTwins(new double[] {1.01, 0.99, 1.005, 0.995},
+                new double[] {1.015, 1.0151, 1.0149, 1.015});
+        List<NullExperiments.Judged> judged = NullExperiments.judge(m);
+        assertEquals(List.of("null-side-by-side"), judged.stream().map(j -> j.family().label()).toList(),
+                "only the family the input has");
+        NullExperiments.Judgement rps = judged.get(0).checks().get(0);
+        NullExperiments.Judgement cpu = judged.get(0).checks().get(1);
+        assertNull(rps.missing(), rps::toString);
+        assertEquals(1.0, rps.ratio(), 1e-3, "the drift of the forks and cycles cancels in the ratio");
+        assertNull(rps.beyond(), rps::toString);
+        assertEquals(4, cpu.pairs());
+        assertTrue(cpu.method().startsWith("one-sample t on logs, 4 rounds"), cpu.method());
+        assertEquals(1.015, cpu.ratio(), 1e-4);
+        assertEquals(loopbench.stats.Margin.Side.ABOVE, cpu.beyond(), cpu::toString);
+        assertTrue(judged.get(0).decisive());
+
+        NullExperiments.Judged equal = NullExperiments.judge(sideBySideTwins(new double[] {1.01, 0.99, 1.005, 0.995},
+                new double[] {1.004, 0.997, 1.002, 0.999})).get(0);
+        assertFalse(equal.decisive(), equal::toString);
     }
 
     @Test

@@ -2,6 +2,7 @@ package loopbench.profile;
 
 import loopbench.claims.ClaimCatalog;
 import loopbench.claims.Group;
+import loopbench.claims.NullExperiments;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -63,6 +64,19 @@ class ClaimsDerivedProfilesTest {
             }
             assertEquals(options(c.group(4)), options(n.group(4)), what + ": JMH options");
         }
+    }
+
+    @Test
+    void theSideBySideNullLineIsSideBySide64WithTwoTwinArms() throws IOException {
+        List<ProfileLine> nulls = ProfileLine.read(Path.of("profiles/claims-null-side-by-side.jmh"));
+        ProfileLine c = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh"))).get("side-by-side-64");
+        assertEquals(1, nulls.size(), "one line");
+        ProfileLine n = nulls.get(0);
+        assertEquals("null-side-by-side", n.label());
+        assertEquals(c.rounds(), n.rounds(), "the rounds of side-by-side-64");
+        String arms = "-p arms=" + NullExperiments.SIDE_BY_SIDE_ARMS + " ";
+        assertTrue(n.text().contains(arms), n.text());
+        assertEquals(c.text().replaceFirst("-p arms=\\S+ ", arms), n.text(), "side-by-side-64's line but for its arms");
     }
 
     @Test
