@@ -55,13 +55,10 @@ public abstract class AbstractEndToEndBenchmark extends AbstractPlacedBenchmark 
 
     final void startTrial(EndToEndTrial t) throws Exception {
         trial = t;
-        try {
+        trial.setUp(() -> {
             place(trial, components());
             start(trial);
-        } catch (Exception | Error e) {
-            trial.close(); // no process outlives a setup that failed half-way
-            throw e;
-        }
+        });
     }
 
     /** {@code spec} on the load generator's event-loop parameters. */

@@ -94,6 +94,8 @@ public final class EndToEndTrial implements AutoCloseable {
     private LoadSnapshot measurementStart;
     private LoadSnapshot measurementEnd;
     private LoadResult sideResult;
+    /** A trial loaded in many short slices, each its own generator, with a measured slice: a side file, no load. */
+    private boolean measuredInSlices;
 
     // nextCompleted(): the benchmark method's one operation
     private CompletedRequests completions;
@@ -138,6 +140,22 @@ public final class EndToEndTrial implements AutoCloseable {
     /** The benchmark method, fully qualified. */
     String benchmark() {
         return benchmark;
+    }
+
+    /** A step of a trial's set-up, which may fail half-way. */
+    @FunctionalInterface
+    public interface SetUp {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code setUp}; if it fails half-way, stops what it started (no process outlives it) and rethrows. */
+    public void setUp(SetUp setUp) throws Exception {
+        try {
+            setUp.run();
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
     }
 
     /**
@@ -434,6 +452,15 @@ public final class EndToEndTrial implements AutoCloseable {
     }
 
     /**
+     * For a benchmark that loads its servers in many short slices, a load generator each (ProxySideBySideBenchmark),
+     * once a measured slice is done: there is no one load result to keep, but the side file still says where each
+     * process ran and the CPU each used over the measured slices ({@link #measuredCpu}).
+     */
+    void measuredInSlices() {
+        measuredInSlices = true;
+    }
+
+    /**
      * For a benchmark that runs its own load per invocation: the CPU of every component over it ({@code deltas} by
      * role, client included), for the placement's figures; they are added to {@code metrics}.
      */
@@ -462,7 +489,7 @@ public final class EndToEndTrial implements AutoCloseable {
                     generator.close();
                 }
             }
-            if (sideResult != null) {
+            if (sideResult != null || measuredInSlices) {
                 writeSideFile(sideResult);
             }
         } finally {
@@ -504,6 +531,7 @@ public final class EndToEndTrial implements AutoCloseable {
         return dir != null ? Paths.get(dir) : Paths.get("target", "jmh", EndToEndMetrics.SIDE_FILE_DIR);
     }
 
+    /** The side file; {@code result} null for a trial loaded in slices (no "load"). */
     private void writeSideFile(LoadResult result) {
         JsonObject o = new JsonObject();
         o.addProperty("benchmark", benchmark);
@@ -524,7 +552,9 @@ public final class EndToEndTrial implements AutoCloseable {
             });
             o.add("memory", memory); // at the end of the last iteration, as each server read it
         }
-        o.add("load", result.toJson());
+        if (result != null) {
+            o.add("load", result.toJson());
+        }
         if (placement != null) {
             o.add("placement", placement.toJson());
         }
@@ -549,13 +579,15 @@ public final class EndToEndTrial implements AutoCloseable {
 
     /**
      * What each component ran on: every server as its ready line said (Netty version, transport, epoll mode), the
-     * load generator (this fork) as it ran.
+     * load generator (this fork) as it ran ({@code result} null: its transport not known here).
      */
     private JsonObject stack(LoadResult result) {
         JsonObject stack = new JsonObject();
         JsonObject client = new JsonObject();
         client.addProperty("netty", NettyLine.current().version());
-        client.addProperty("transport", result.spec().transport().cliName());
+        if (result != null) {
+            client.addProperty("transport", result.spec().transport().cliName());
+        }
         stack.add(EndToEndMetrics.CLIENT, client);
         servers.forEach((role, p) -> {
             JsonObject s = new JsonObject();

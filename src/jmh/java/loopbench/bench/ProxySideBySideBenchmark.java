@@ -27,6 +27,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,9 +57,10 @@ import java.util.regex.Pattern;
  * requests/s over its slice, and from /proc of its own proxy process CPU-µs and context switches per request (the
  * slice's connects and closes included: 64 of each against tens of thousands of requests), the client's and the
  * origin's CPU per request, the CPU per request of the proxy's JIT compiler threads (not 0: still compiling) and its
- * memory at the slice's end. {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load used meanwhile
- * (JIT or GC catching up; near 0 once warm). A ratio of two arms, cycle by cycle, compares slices seconds apart; its
- * mean per fork is what a claim reads, one value per fork.
+ * memory at the slice's end, and where its proxy came in the order they started (random per fork:
+ * {@value EndToEndMetrics#START_POSITION}). {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load
+ * used meanwhile (JIT or GC catching up; near 0 once warm). A ratio of two arms, cycle by cycle, compares slices
+ * seconds apart; its mean per fork is what a claim reads, one value per fork.
  *
  * <p>{@code arms}: {@code ARM;ARM;...}, each {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}
  * ({@code 4/individual-group}, {@code 7/reuse-server-thread/pooled}; defaults reuse-server-thread, adaptive). The
@@ -168,9 +171,13 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
 
     private EndToEndTrial trial;
     private MeasuredProcess origin;
+    /** Each arm's proxy, in the order they started. */
     private final Map<Arm, ServerProcess> proxies = new LinkedHashMap<>();
+    private final Map<Arm, Integer> startPosition = new LinkedHashMap<>();
     private List<Arm> armList;
     private final Random order = new Random();
+    /** Whether this cycle is measured (JMH's measurement, not warm-up): its slices count in the placement's CPU use. */
+    private boolean measured = true;
 
     @Setup(Level.Trial)
     public void startServers(BenchmarkParams params) throws Exception {
@@ -179,7 +186,7 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
 
     void startServers(EndToEndTrial t) throws Exception {
         trial = t;
-        try {
+        trial.setUp(() -> {
             armList = Arm.parseAll(arms); // every parameter checked before anything starts
             if (!(sliceSeconds >= 0.1 && sliceSeconds <= 60)) {
                 throw new IllegalArgumentException("sliceSeconds must be within 0.1 .. 60, was " + sliceSeconds);
@@ -189,8 +196,11 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
             origin = trial.startServer(EndToEndMetrics.ORIGIN, "origin", List.of("--body-size",
                     Integer.toString(bodySize), "--transport", transport,
                     "--io-threads", Integer.toString(originIoThreads)));
-            for (Arm a : armList) {
+            // The proxies start in a random order per fork: whatever starting first or last does to a proxy is then
+            // noise the forks show, not a bias of one arm (the order is recorded per arm: START_POSITION).
+            for (Arm a : startOrder(armList, order)) {
                 if (!a.direct()) {
+                    startPosition.put(a, proxies.size());
                     proxies.put(a, trial.startServer(EndToEndMetrics.PROXY, EndToEndMetrics.PROXY + "[" + a.name()
                             + "]", "proxy", List.of("--backend", origin.hostPort(), "--layer", a.layer(),
                             "--thread-model", a.threadModel(), "--allocator", a.allocator(), "--transport", transport,
@@ -198,10 +208,19 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
                             Integer.toString(maxContentLength), "--l7-mode", l7Mode)));
                 }
             }
-        } catch (Exception | Error e) {
-            trial.close();
-            throw e;
-        }
+        });
+    }
+
+    /** The arms in the order their proxies start: a random permutation. */
+    static List<Arm> startOrder(List<Arm> arms, Random random) {
+        List<Arm> order = new ArrayList<>(arms);
+        Collections.shuffle(order, random);
+        return order;
+    }
+
+    @Setup(Level.Iteration)
+    public void iterationStarted(IterationParams iteration) {
+        measured = iteration.getType() == IterationType.MEASUREMENT;
     }
 
     private LoadSpec slice(String hostPort) {
@@ -241,21 +260,34 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
             }
             long n = r.requests();
             total += n;
+            ProcStat.Snapshot client = ProcStat.self().minus(clientStart);
+            ProcStat.Snapshot originUse = origin.procStat().minus(originStart);
+            ProcStat.Snapshot proxyUse = proxy == null ? null : proxy.procStat().minus(proxyStart);
             m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.REQUESTS_PER_SECOND), r.requestsPerSecond());
             m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.CLIENT)),
-                    ProcStat.self().minus(clientStart).cpuNanos() / 1000.0 / n);
+                    client.cpuNanos() / 1000.0 / n);
             m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN)),
-                    origin.procStat().minus(originStart).cpuNanos() / 1000.0 / n);
-            if (proxy != null) {
-                ProcStat.Snapshot d = proxy.procStat().minus(proxyStart);
-                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.PROXY)),
-                        d.cpuNanos() / 1000.0 / n);
-                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.contextSwitches(EndToEndMetrics.PROXY)),
-                        (double) d.contextSwitches() / n);
-                if (d.compilerNanos() >= 0) { // the proxy's JIT still at work in its slice: not yet warm
-                    m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.jit(EndToEndMetrics.PROXY)),
-                            d.compilerNanos() / 1000.0 / n);
+                    originUse.cpuNanos() / 1000.0 / n);
+            if (measured) { // each process's CPU use while loaded, for the side file's placement
+                Map<String, ProcStat.Snapshot> loaded = new LinkedHashMap<>();
+                loaded.put(EndToEndMetrics.CLIENT, client);
+                loaded.put(EndToEndMetrics.ORIGIN, originUse);
+                if (proxyUse != null) {
+                    loaded.put(EndToEndMetrics.PROXY, proxyUse);
                 }
+                trial.measuredCpu(loaded, new LinkedHashMap<>()); // per-slice CPUs: not this cycle's figures
+                trial.measuredInSlices();
+            }
+            if (proxy != null) {
+                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.cpu(EndToEndMetrics.PROXY)),
+                        proxyUse.cpuNanos() / 1000.0 / n);
+                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.contextSwitches(EndToEndMetrics.PROXY)),
+                        (double) proxyUse.contextSwitches() / n);
+                if (proxyUse.compilerNanos() >= 0) { // the proxy's JIT still at work in its slice: not yet warm
+                    m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.jit(EndToEndMetrics.PROXY)),
+                            proxyUse.compilerNanos() / 1000.0 / n);
+                }
+                m.put(EndToEndMetrics.arm(a.name(), EndToEndMetrics.START_POSITION), (double) startPosition.get(a));
                 MemoryReport memory = proxies.get(a).memory();
                 if (memory != null) {
                     memory.figures().forEach((figure, bytes) -> m.put(EndToEndMetrics.arm(a.name(),

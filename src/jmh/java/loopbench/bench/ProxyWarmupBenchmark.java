@@ -100,7 +100,7 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
 
     void warmOrigin(EndToEndTrial t) throws Exception {
         trial = t;
-        try {
+        trial.setUp(() -> {
             if (ProxyEndToEndBenchmark.EXTERNAL.equals(layer)) {
                 ProxyEndToEndBenchmark.externalProxy(); // a missing or bad template fails before anything starts
             }
@@ -113,10 +113,7 @@ public class ProxyWarmupBenchmark extends AbstractPlacedBenchmark {
                 throw new IllegalStateException("the origin failed requests while warming up:\n" + warm.summary()
                         + trial.serverLogs());
             }
-        } catch (Exception | Error e) {
-            trial.close();
-            throw e;
-        }
+        });
     }
 
     private LoadSpec spec(String hostPort, int durationSeconds) {

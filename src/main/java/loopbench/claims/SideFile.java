@@ -24,11 +24,11 @@ import java.util.TreeMap;
  * What one end-to-end trial (one fork) leaves next to the JMH JSON, in {@code DIR/}{@value
  * EndToEndMetrics#SIDE_FILE_DIR}:
  * {@code {"benchmark", "params", "fork", "load"}}, where {@code load} is the load generator's result over the
- * measurement iterations, and, from the suite, {@code "run"} (and from the rounds engine {@code "arm"} and
- * {@code "round"}) that tie the file to the run and fork that wrote it, and {@code "placement"}: the placement
- * parameter, the CPUs each process really had and each one's CPU use. The claims read what JMH's JSON cannot
- * carry: the per-second series (a cold proxy's warm-up curve), the full latency distribution (the percentile
- * plot), and where each process ran.
+ * measurement iterations (none from a trial loaded in many short slices, ProxySideBySideBenchmark's), and, from the
+ * suite, {@code "run"} (and from the rounds engine {@code "arm"} and {@code "round"}) that tie the file to the run
+ * and fork that wrote it, and {@code "placement"}: the placement parameter, the CPUs each process really had and
+ * each one's CPU use. The claims read what JMH's JSON cannot carry: the per-second series (a cold proxy's warm-up
+ * curve), the full latency distribution (the percentile plot), and where each process ran.
  */
 public final class SideFile {
     private final Path file;
@@ -44,16 +44,18 @@ public final class SideFile {
         this.params = params;
         this.fork = fork;
         this.json = json;
-        this.load = json.getAsJsonObject("load");
+        this.load = json.has("load") && json.get("load").isJsonObject() ? json.getAsJsonObject("load")
+                : new JsonObject(); // a trial loaded in slices: no one load result
     }
 
     /** Reads one side file; throws IOException naming the file when it is not one. */
     public static SideFile read(Path file) throws IOException {
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             JsonElement e = JsonParser.parseReader(r);
-            if (!e.isJsonObject() || !e.getAsJsonObject().has("benchmark") || !e.getAsJsonObject().has("load")) {
-                throw new IOException(file
-                        + " is not an end-to-end side file (expected {\"benchmark\", \"params\", \"fork\", \"load\"})");
+            if (!e.isJsonObject() || !e.getAsJsonObject().has("benchmark")
+                    || !e.getAsJsonObject().has("load") && !e.getAsJsonObject().has("placement")) {
+                throw new IOException(file + " is not an end-to-end side file (expected {\"benchmark\", \"params\", "
+                        + "\"fork\", \"load\"}, or \"placement\" instead of \"load\")");
             }
             JsonObject o = e.getAsJsonObject();
             Map<String, String> p = new TreeMap<>();

@@ -70,6 +70,12 @@ public final class EndToEndMetrics {
      */
     public static final String IDLE_ARMS_CPUS = "e2e.arms.idleCpus";
 
+    /**
+     * ProxySideBySideBenchmark, per arm ({@link #arm}): the place of its proxy in the order the fork started them (0:
+     * first), drawn at random per fork, so that an effect of the order shows as noise, and can be looked for.
+     */
+    public static final String START_POSITION = "e2e.proxy.startPosition";
+
     /** Component roles. */
     public static final String CLIENT = "client";
     public static final String PROXY = "proxy";

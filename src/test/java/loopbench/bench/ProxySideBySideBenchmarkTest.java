@@ -1,14 +1,22 @@
 package loopbench.bench;
 
+import com.google.gson.JsonObject;
+import loopbench.claims.SideFile;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,13 +28,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * ProxySideBySideBenchmark does what its name says: each cycle loads every arm, each through its own proxy (or
  * straight to the origin), and the origin answered exactly the requests the cycles counted; each arm's figures are
- * there under its own name; nothing outlives the trial; a bad arm is refused before anything starts.
+ * there under its own name; the side file says where each process ran and the CPU each used (no load result: a
+ * generator per slice); nothing outlives the trial; a bad arm is refused before anything starts.
  */
 class ProxySideBySideBenchmarkTest {
     private static final Pattern ANSWERED = Pattern.compile("origin answered (\\d+) requests");
 
+    @TempDir
+    Path sideFiles;
+    private String oldSideFileDir;
+
+    @BeforeEach
+    void sideFilesHere() {
+        oldSideFileDir = System.setProperty(EndToEndMetrics.SIDE_FILE_PROPERTY, sideFiles.toString());
+    }
+
     @AfterEach
     void noServerLeft() {
+        if (oldSideFileDir == null) {
+            System.clearProperty(EndToEndMetrics.SIDE_FILE_PROPERTY);
+        } else {
+            System.setProperty(EndToEndMetrics.SIDE_FILE_PROPERTY, oldSideFileDir);
+        }
         assertEquals(List.of(), ServerProcess.live(), "every server process was stopped");
     }
 
@@ -93,8 +116,38 @@ class ProxySideBySideBenchmarkTest {
             }
         }
         assertTrue(m.get(EndToEndMetrics.IDLE_ARMS_CPUS) >= 0, m::toString);
+        assertEquals(java.util.Set.of(0.0, 1.0, 2.0), java.util.Set.of(
+                m.get(EndToEndMetrics.arm("4/reuse-server-thread/adaptive", EndToEndMetrics.START_POSITION)),
+                m.get(EndToEndMetrics.arm("7/individual-group/pooled", EndToEndMetrics.START_POSITION)),
+                m.get(EndToEndMetrics.arm("7/individual-group/pooled/twin-b", EndToEndMetrics.START_POSITION))),
+                "each proxy's place in the order they started: " + m);
+        JsonObject side = SmallBenchmarks.onlySideFile(sideFiles);
+        assertFalse(side.has("load"), "no one load result: a generator per slice");
+        JsonObject placement = side.getAsJsonObject("placement");
+        assertEquals(b.placement, placement.get("name").getAsString());
+        for (String role : List.of("client", "proxy", "origin")) {
+            assertTrue(placement.getAsJsonObject("cpus").has(role), role + ": " + placement);
+            assertTrue(placement.getAsJsonObject("cpuUse").get(role).getAsDouble() > 0, role + ": " + placement);
+        }
+        assertTrue(SideFile.read(onlyFile()).cpus().containsKey("proxy"), "the claims read it");
         assertFalse(origin.isAlive());
         proxies.forEach(p -> assertFalse(p.isAlive(), p::toString));
+    }
+
+    @Test
+    void everyArmStartsFirstInSomeForks() {
+        List<ProxySideBySideBenchmark.Arm> arms = ProxySideBySideBenchmark.Arm.parseAll("direct;4;7;7/"
+                + "reuse-server-thread/adaptive/twin-b");
+        java.util.Random random = new java.util.Random(27);
+        Map<ProxySideBySideBenchmark.Arm, Integer> first = new java.util.HashMap<>();
+        for (int fork = 0; fork < 200; fork++) {
+            List<ProxySideBySideBenchmark.Arm> order = ProxySideBySideBenchmark.startOrder(arms, random);
+            assertEquals(java.util.Set.copyOf(arms), java.util.Set.copyOf(order), "a permutation");
+            first.merge(order.get(0), 1, Integer::sum);
+        }
+        for (ProxySideBySideBenchmark.Arm a : arms) {
+            assertTrue(first.getOrDefault(a, 0) > 20, a.name() + " first in " + first.get(a) + " of 200");
+        }
     }
 
     @Test
@@ -111,6 +164,12 @@ class ProxySideBySideBenchmarkTest {
             assertTrue(e.getMessage().contains(says), arms + ": " + e.getMessage());
             assertNull(b.trial().server(EndToEndMetrics.ORIGIN), "no server was started");
         });
+    }
+
+    private Path onlyFile() throws IOException {
+        try (Stream<Path> files = Files.list(sideFiles)) {
+            return files.findFirst().orElseThrow();
+        }
     }
 
     private static long answered(ServerProcess origin) {
