@@ -68,8 +68,9 @@ class ClaimsCommandTest {
         CliArgumentsTest.Result r = CliArgumentsTest.run("claims", "--null", real().toString(), "--out",
                 dir.toString());
         assertEquals(0, r.exitCode(), r::toString);
-        assertTrue(r.out().contains("null-aggregator  not measured") && r.out().contains("0 of 2 null lines")
-                && r.out().contains("decisive checks: 0 of 0 (3 not measured)"),
+        assertTrue(r.out().contains("null-aggregator  not measured")
+                && r.out().contains("null-side-by-side not measured") && r.out().contains("0 of 3 null lines")
+                && r.out().contains("decisive checks: 0 of 0 (5 not measured)"),
                 r::toString);
         assertTrue(Files.isRegularFile(dir.resolve("null.json")) && Files.isRegularFile(dir.resolve("null.md")));
     }
