@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -196,33 +195,21 @@ public final class NullExperiments {
                 c.marginIn(f).beyond(i.lower(), i.upper()), null);
     }
 
+    /** Twin arms of one result: the ratio B / A per fork against 1, as a claim's side-by-side check reads it. */
     private static Judgement judgeSideBySide(Family f, TwinCheck c, Measurements m) {
-        JmhResult r = m.results().stream().filter(x -> f.label().equals(x.group()) && c.configuration().matches(x))
-                .findFirst().orElse(null);
-        if (r == null) {
-            return missing(c, "no " + c.configuration().describe() + " in group " + f.label());
+        CheckResult r = Check.againstConstant(c.label(), c.statistic(), c.configuration(), 1.0, "equal", null, null)
+                .evaluate(m);
+        if (r.basis() == null || Double.isNaN(r.ratio())) {
+            return missing(c, r.missing().isEmpty() ? "no ratio: " + String.join("; ", r.notes())
+                    : "no " + c.configuration().describe() + " in group " + f.label());
         }
-        ForkValues v = c.statistic().forkValues(r, m);
-        if (v == null) {
-            return missing(c, "the arms lack " + c.statistic().requires());
-        }
-        double[] equal = new double[v.size()];
-        Arrays.fill(equal, 1.0);
-        LogRatio ratio;
-        try {
-            ratio = LogRatio.paired(equal, v.values()); // as Check does against a constant
-        } catch (IllegalArgumentException e) {
-            return missing(c, "no ratio: " + e.getMessage());
-        }
-        String method = new Check.Basis(Check.Basis.Method.ONE_SAMPLE, v.size(), v.size(), 0, 0, v.hasRounds(),
-                ratio.sdLog()).describe();
-        if (!ratio.hasInterval()) {
-            return new Judgement(c, ratio.ratio(), Double.NaN, Double.NaN, method, v.size(), 0, null,
+        String method = r.basis().describe();
+        if (Double.isNaN(r.lower())) {
+            return new Judgement(c, r.ratio(), Double.NaN, Double.NaN, method, r.basis().n(), 0, null,
                     "no interval (fewer than 2 forks)");
         }
-        LogRatio.Interval i = ratio.interval(CheckResult.CONFIDENCE);
-        return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, v.size(), 0,
-                c.marginIn(f).beyond(i.lower(), i.upper()), null);
+        return new Judgement(c, r.ratio(), r.lower(), r.upper(), method, r.basis().n(), 0,
+                c.marginIn(f).beyond(r.lower(), r.upper()), null);
     }
 
     private static Judgement missing(TwinCheck c, String why) {
