@@ -187,38 +187,56 @@ public final class Check {
             notes.add(lacking.key() + " lacks " + statistic.requires());
             return CheckResult.missing(this, List.of(a == null ? numerator : denominator), notes);
         }
-        LogRatio ratio;
-        Basis basis;
+        Compared compared;
         try {
-            if (den == null) {
-                double[] c = new double[a.size()];
-                Arrays.fill(c, constant);
-                ratio = LogRatio.paired(c, a.values());
-                basis = new Basis(Basis.Method.ONE_SAMPLE, a.size(), a.size(), 0, 0, a.hasRounds(), ratio.sdLog());
-            } else if (a.hasRounds() && b.hasRounds()) {
-                RoundPairs pairs = RoundPairs.match(b.rounds(), b.values(), a.rounds(), a.values());
-                if (pairs.size() == 0) {
-                    notes.add("no round in common: " + numerator.label() + " ran in rounds "
-                            + Arrays.toString(a.rounds()) + ", " + denominator.label() + " in "
-                            + Arrays.toString(b.rounds()));
-                    return CheckResult.noInterval(this, a, b, num, den, notes, null);
-                }
-                ratio = pairs.ratio();
-                basis = new Basis(Basis.Method.PAIRED, pairs.size(), a.size(), b.size(), pairs.dropped(), true,
-                        ratio.sdLog());
-            } else {
-                ratio = LogRatio.unpaired(a.values(), b.values());
-                basis = new Basis(Basis.Method.WELCH, Math.min(a.size(), b.size()), a.size(), b.size(), 0, false,
-                        Double.NaN);
-            }
+            compared = compare(a, b, constant);
         } catch (IllegalArgumentException e) {
             notes.add("no ratio: " + e.getMessage());
             return CheckResult.noInterval(this, a, b, num, den, notes, null);
         }
+        if (compared == null) {
+            notes.add("no round in common: " + numerator.label() + " ran in rounds "
+                    + Arrays.toString(a.rounds()) + ", " + denominator.label() + " in "
+                    + Arrays.toString(b.rounds()));
+            return CheckResult.noInterval(this, a, b, num, den, notes, null);
+        }
+        LogRatio ratio = compared.ratio();
+        Basis basis = compared.basis();
         if (!ratio.hasInterval()) {
             notes.add("no interval: a ratio's interval needs at least 2 rounds (or 2 forks on each side)");
             return CheckResult.noInterval(this, a, b, num, den, notes, basis, ratio.ratio());
         }
         return CheckResult.of(this, ratio, basis, a, b, num, den, notes);
+    }
+
+    /** A ratio and how it was computed. */
+    record Compared(LogRatio ratio, Basis basis) {
+    }
+
+    /**
+     * {@code num / den} the way every check computes it: paired by round when both sides carry rounds, Welch on logs
+     * when not, one-sample against {@code constant} when {@code den} is null. Null when paired sides share no round;
+     * throws IllegalArgumentException on values a log ratio cannot take.
+     */
+    static Compared compare(ForkValues num, ForkValues den, double constant) {
+        if (den == null) {
+            double[] c = new double[num.size()];
+            Arrays.fill(c, constant);
+            LogRatio ratio = LogRatio.paired(c, num.values());
+            return new Compared(ratio, new Basis(Basis.Method.ONE_SAMPLE, num.size(), num.size(), 0, 0,
+                    num.hasRounds(), ratio.sdLog()));
+        }
+        if (num.hasRounds() && den.hasRounds()) {
+            RoundPairs pairs = RoundPairs.match(den.rounds(), den.values(), num.rounds(), num.values());
+            if (pairs.size() == 0) {
+                return null;
+            }
+            LogRatio ratio = pairs.ratio();
+            return new Compared(ratio, new Basis(Basis.Method.PAIRED, pairs.size(), num.size(), den.size(),
+                    pairs.dropped(), true, ratio.sdLog()));
+        }
+        LogRatio ratio = LogRatio.unpaired(num.values(), den.values());
+        return new Compared(ratio, new Basis(Basis.Method.WELCH, Math.min(num.size(), den.size()), num.size(),
+                den.size(), 0, false, Double.NaN));
     }
 }

@@ -8,7 +8,6 @@ import loopbench.report.EndToEndMetrics;
 import loopbench.report.JmhResult;
 import loopbench.stats.LogRatio;
 import loopbench.stats.Margin;
-import loopbench.stats.RoundPairs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -166,32 +165,24 @@ public final class NullExperiments {
         if (va == null || vb == null) {
             return missing(c, "the twins lack " + c.statistic().requires());
         }
-        LogRatio ratio;
-        String method;
-        int pairs;
-        int dropped = 0;
+        Check.Compared compared;
         try {
-            if (va.hasRounds() && vb.hasRounds()) {
-                RoundPairs p = RoundPairs.match(va.rounds(), va.values(), vb.rounds(), vb.values());
-                ratio = p.ratio();
-                pairs = p.size();
-                dropped = p.dropped();
-                method = new Check.Basis(Check.Basis.Method.PAIRED, pairs, va.size(), vb.size(), dropped, true,
-                        Double.NaN).describe();
-            } else {
-                ratio = LogRatio.unpaired(vb.values(), va.values());
-                pairs = Math.min(va.size(), vb.size());
-                method = ratio.method();
-            }
+            compared = Check.compare(vb, va, Double.NaN);
         } catch (IllegalArgumentException e) {
             return missing(c, "no ratio: " + e.getMessage());
         }
+        if (compared == null) {
+            return missing(c, "no ratio: the twins share no round");
+        }
+        LogRatio ratio = compared.ratio();
+        Check.Basis basis = compared.basis();
+        String method = basis.method() == Check.Basis.Method.WELCH ? ratio.method() : basis.describe();
         if (!ratio.hasInterval()) {
-            return new Judgement(c, ratio.ratio(), Double.NaN, Double.NaN, method, pairs, dropped, null,
+            return new Judgement(c, ratio.ratio(), Double.NaN, Double.NaN, method, basis.n(), basis.dropped(), null,
                     "no interval (fewer than 2 pairs)");
         }
         LogRatio.Interval i = ratio.interval(CheckResult.CONFIDENCE);
-        return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, pairs, dropped,
+        return new Judgement(c, i.ratio(), i.lower(), i.upper(), method, basis.n(), basis.dropped(),
                 c.marginIn(f).beyond(i.lower(), i.upper()), null);
     }
 
