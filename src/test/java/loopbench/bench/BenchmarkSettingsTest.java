@@ -22,6 +22,7 @@ class BenchmarkSettingsTest {
 
     @ParameterizedTest
     @ValueSource(classes = {AllocatorBenchmark.class, PipelineCostBenchmark.class, AggregatorBenchmark.class,
+            AggregatorSideBySideBenchmark.class,
             RecvBufferPredictionBenchmark.class, OffloadBenchmark.class, TlsBenchmark.class})
     void ownForksKeepTheSharedJvmArguments(Class<?> benchmark) {
         assertTrue(AbstractBenchmark.class.isAssignableFrom(benchmark), benchmark + " extends AbstractBenchmark");
