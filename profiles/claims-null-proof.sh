@@ -7,7 +7,7 @@
 #                                 [--from I] [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
 #
 # Defaults: 20 families, profiles/claims-null.jmh (--profile profiles/claims-null-side-by-side.jmh: the side-by-side
-# rule's family), out target/claims-null-proof, a random schedule per family (--seed S: family i gets seed S+i),
+# rule's family; profiles/claims-null-aggregator-side-by-side.jmh: C000-7's side-by-side rule's), out target/claims-null-proof, a random schedule per family (--seed S: family i gets seed S+i),
 # at most 180 minutes per family (then it is stopped, its forks with it, and counted failed).
 # Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests); $JAVA (default: java).
 # Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after
@@ -44,9 +44,10 @@ extra=("${lb_rest[@]}")
 [[ "$from" =~ ^[0-9]+$ ]] && [ "$from" -ge 1 ] && [ "$from" -le "$families" ] \
   || lb_fail 2 "--from '$from' is not a family number from 1 to --families ($families)"
 [ -f "$profile" ] || lb_fail 2 "--profile '$profile': no such file; the project's: $(echo profiles/*.jmh)"
-grep -qE '^[^#]*(\[twins\]|/twin-[a-z0-9]+)' "$profile" \
-  || lb_fail 2 "--profile '$profile' has no [twins] line nor twin arm, so no null comparison (see" \
-    "profiles/claims-null.jmh and profiles/claims-null-side-by-side.jmh)"
+grep -qE '^[^#]*(\[twins\]|/twin-[a-z0-9]+|smallLimit=([0-9]+) -p largeLimit=\2( |$))' "$profile" \
+  || lb_fail 2 "--profile '$profile' has no [twins] line, twin arm nor equal limits, so no null comparison" \
+    "(see profiles/claims-null.jmh, profiles/claims-null-side-by-side.jmh," \
+    "profiles/claims-null-aggregator-side-by-side.jmh)"
 for f in "$benchmarks_jar" "$loopbench_jar"; do lb_require_file "$f" "$lb_build_jmh"; done
 lb_require_java
 lb_cleanup_on_exit

@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.lang.management.ManagementFactory;
 import java.util.SplittableRandom;
 
 /**
@@ -28,9 +29,13 @@ import java.util.SplittableRandom;
  * interleaves the limits every millisecond or so).
  *
  * <p>Per iteration, as JMH secondary results ({@link LimitTimes}): the nanoseconds each limit's requests took in
- * total, and the requests each limit handled (equal). Their quotient, large over small, iteration by iteration, is
- * what C000-7 reads, each fork's mean; the forks are the rounds. The primary score, time per cycle, is no claim's
- * figure. Expected, as for AggregatorBenchmark: no difference (Netty 4.2 only compares the limit with lengths).
+ * total, the bytes they allocated (the thread's allocation counter, read outside the timed stretch), and the
+ * requests each limit handled (equal). Their quotient, large over small, iteration by iteration, is what C000-7
+ * reads, each fork's mean; the forks are the rounds. The primary score, time per cycle, is no claim's figure.
+ * Expected, as for AggregatorBenchmark: no difference (Netty 4.2 only compares the limit with lengths).
+ *
+ * <p>The two limits may be equal: then the two channels are twins, and the ratio tests the method itself (the null
+ * experiments of profiles/claims-null-aggregator-side-by-side.jmh).
  *
  * <p>Run alone: {@code java -jar target/benchmarks.jar AggregatorSideBySideBenchmark}
  */
@@ -38,6 +43,8 @@ import java.util.SplittableRandom;
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Dio.netty.leakDetection.level=disabled",
         "-Dio.netty.noUnsafe=false", EventLoopHarnessExecutor.EXECUTOR, EventLoopHarnessExecutor.EXECUTOR_CLASS})
 public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @Param({"2000"})
     public int smallLimit;
@@ -67,12 +74,16 @@ public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
     public static class LimitTimes {
         public long smallLimitNanos;
         public long largeLimitNanos;
+        public long smallLimitBytes;
+        public long largeLimitBytes;
         public long requestsPerLimit;
 
         @Setup(Level.Iteration)
         public void reset() {
             smallLimitNanos = 0;
             largeLimitNanos = 0;
+            smallLimitBytes = 0;
+            largeLimitBytes = 0;
             requestsPerLimit = 0;
         }
     }
@@ -81,10 +92,6 @@ public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
     public void setUp() {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be at least 1, was " + batch);
-        }
-        if (smallLimit == largeLimit) {
-            throw new IllegalArgumentException("smallLimit and largeLimit are both " + smallLimit
-                    + ": the comparison needs two limits");
         }
         small = limit(smallLimit);
         large = limit(largeLimit);
@@ -124,6 +131,7 @@ public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
 
     private long timed(AggregatorBenchmark limit, LimitTimes times, boolean isSmall, Blackhole bh) {
         long bytes = 0;
+        long allocatedBefore = THREADS.getCurrentThreadAllocatedBytes();
         long start = System.nanoTime();
         for (int i = 0; i < batch; i++) {
             FullHttpRequest request = limit.aggregateOne();
@@ -135,10 +143,13 @@ public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
             }
         }
         long took = System.nanoTime() - start;
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - allocatedBefore;
         if (isSmall) {
             times.smallLimitNanos += took;
+            times.smallLimitBytes += allocated;
         } else {
             times.largeLimitNanos += took;
+            times.largeLimitBytes += allocated;
         }
         return bytes;
     }

@@ -28,7 +28,8 @@ import java.util.Locale;
  * <p>The side-by-side family (profiles/claims-null-side-by-side.jmh) has its twins inside each fork instead: two arms
  * of ProxySideBySideBenchmark with one configuration, each its own proxy process; its checks are arm B over arm A
  * cycle by cycle, each fork's mean, judged against 1 over the forks as the side-by-side claims are (one-sample t on
- * the logs), each against the margin or boundary of the claim it mimics.
+ * the logs), each against the margin or boundary of the claim it mimics. The side-by-side aggregator family
+ * (profiles/claims-null-aggregator-side-by-side.jmh) likewise: two channels with the same limit in one fork.
  */
 public final class NullExperiments {
     public static final String JSON = "null.json";
@@ -94,13 +95,14 @@ public final class NullExperiments {
     public static final String SIDE_BY_SIDE_TWIN = ClaimCatalog.ARM_L7_RST + "/twin-b";
     public static final String SIDE_BY_SIDE_ARMS = "7;" + SIDE_BY_SIDE_TWIN;
 
-    /** The families of profiles/claims-null.jmh, then profiles/claims-null-side-by-side.jmh's. */
+    /** The families of profiles/claims-null.jmh, then those of the side-by-side null profiles. */
     public static final List<Family> FAMILIES = families();
 
     private static List<Family> families() {
         Group aggregator = Group.of("null-aggregator", 1);
         Group proxy = Group.of("null-proxy", 1);
         Group sideBySide = Group.of("null-side-by-side", 1);
+        Group aggregatorSideBySide = Group.of("null-aggregator-side-by-side", 1);
         Selection twins = Selection.of("L7 twins side by side", ClaimCatalog.SIDE_BY_SIDE_E2E, sideBySide, "arms",
                 SIDE_BY_SIDE_ARMS, "transport", "nio", "connections", "64", "bodySize", "1024", "maxContentLength",
                 "2000", "sliceSeconds", "1", ClaimCatalog.TOPOLOGY, ClaimCatalog.LOCAL, ClaimCatalog.PLACEMENT,
@@ -120,7 +122,12 @@ public final class NullExperiments {
                                 SIDE_BY_SIDE_TWIN, null),
                         TwinCheck.sideBySide("L7 proxy CPU per request, arm B / arm A, side by side (as C000-6)",
                                 EndToEndMetrics.cpu(EndToEndMetrics.PROXY), "proxy CPU per request", twins,
-                                ClaimCatalog.ARM_L7_RST, SIDE_BY_SIDE_TWIN, Margin.percent(1)))));
+                                ClaimCatalog.ARM_L7_RST, SIDE_BY_SIDE_TWIN, Margin.percent(1)))),
+                new Family(aggregatorSideBySide.label(), "C000-7 (side by side)", Margin.percent(1), List.of(
+                        new TwinCheck("time per request, limit 2,000, channel B / channel A, side by side",
+                                ClaimCatalog.largeOverSmallLimit("time per request", "Nanos"),
+                                ClaimCatalog.aggregatorSideBySide("limit 2,000 twice side by side",
+                                        aggregatorSideBySide, 2000, 2000), null, true))));
     }
 
     /**

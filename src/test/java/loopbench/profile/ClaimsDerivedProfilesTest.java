@@ -80,6 +80,19 @@ class ClaimsDerivedProfilesTest {
     }
 
     @Test
+    void theAggregatorSideBySideNullLineIsItsClaimsLineWithEqualLimits() throws IOException {
+        List<ProfileLine> nulls = ProfileLine.read(Path.of("profiles/claims-null-aggregator-side-by-side.jmh"));
+        ProfileLine c = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh"))).get("aggregator-side-by-side");
+        assertEquals(1, nulls.size(), "one line");
+        ProfileLine n = nulls.get(0);
+        assertEquals("null-aggregator-side-by-side", n.label());
+        assertEquals(c.rounds(), n.rounds(), "the rounds of aggregator-side-by-side");
+        assertTrue(c.text().contains("-p smallLimit=2000 -p largeLimit=100000000 "), c.text());
+        assertEquals(c.text().replace("-p largeLimit=100000000 ", "-p largeLimit=2000 "), n.text(),
+                "aggregator-side-by-side's line but for its large limit, the small one's");
+    }
+
+    @Test
     void eachFollowUpLineIsItsClaimsLineWithMoreRounds() throws IOException {
         Map<String, ProfileLine> followUp = byLabel(ProfileLine.read(Path.of("profiles/claims-follow-up.jmh")));
         Map<String, ProfileLine> claims = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh")));
