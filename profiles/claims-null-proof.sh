@@ -7,7 +7,8 @@
 #                                 [--from I] [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
 #
 # Defaults: 20 families, profiles/claims-null.jmh (--profile profiles/claims-null-side-by-side.jmh: the side-by-side
-# rule's family; profiles/claims-null-aggregator-side-by-side.jmh: C000-7's side-by-side rule's), out target/claims-null-proof, a random schedule per family (--seed S: family i gets seed S+i),
+# rule's family; profiles/claims-null-aggregator-side-by-side.jmh: C000-7's side-by-side rule's), out
+# target/claims-null-proof, a random schedule per family (--seed S: family i gets seed S+i),
 # at most 180 minutes per family (then it is stopped, its forks with it, and counted failed).
 # Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests); $JAVA (default: java).
 # Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after

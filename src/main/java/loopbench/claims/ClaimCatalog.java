@@ -440,8 +440,8 @@ public final class ClaimCatalog {
      */
     static final String AGGREGATOR_REVISED = "20261127T082500Z";
     static final String AGGREGATOR_SIDE_BY_SIDE_BENCH = "AggregatorSideBySideBenchmark.cycle";
-    static final String AGGREGATOR_CHANGE = "Decided side by side (from run " + AGGREGATOR_REVISED + "): both limits in "
-            + "one fork, a batch of each per cycle, instead of a fork each paired by round. Why: forks of one limit "
+    static final String AGGREGATOR_CHANGE = "Decided side by side (from run " + AGGREGATOR_REVISED + "): both limits "
+            + "in one fork, a batch of each per cycle, instead of a fork each paired by round. Why: forks of one limit "
             + "differ by the luck of their JIT compilation; paired by round, the log ratio of time per request spread "
             + "with an sd of 0.014 to 0.058 from run to run, against a ±1% margin; side by side, in a pilot of 5 forks "
             + "(written rule: adopted if its expected interval in the line's time is narrower), 0.005. Boundary and "
