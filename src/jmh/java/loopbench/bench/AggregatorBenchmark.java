@@ -74,6 +74,16 @@ public class AggregatorBenchmark extends AbstractBenchmark {
         input = Unpooled.directBuffer(bytes.length).writeBytes(bytes);
     }
 
+    /** A benchmark set up outside JMH (by another benchmark, or a test); the caller tears it down. */
+    static AggregatorBenchmark ready(int maxContentLength, String encoding, int bodySize) {
+        AggregatorBenchmark b = new AggregatorBenchmark();
+        b.maxContentLength = maxContentLength;
+        b.encoding = encoding;
+        b.bodySize = bodySize;
+        b.setUp();
+        return b;
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() {
         if (channel != null) {

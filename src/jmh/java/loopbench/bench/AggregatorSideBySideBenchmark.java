@@ -93,18 +93,9 @@ public class AggregatorSideBySideBenchmark extends AbstractBenchmark {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be at least 1, was " + batch);
         }
-        small = limit(smallLimit);
-        large = limit(largeLimit);
+        small = AggregatorBenchmark.ready(smallLimit, encoding, bodySize);
+        large = AggregatorBenchmark.ready(largeLimit, encoding, bodySize);
         order = new SplittableRandom(System.nanoTime());
-    }
-
-    private AggregatorBenchmark limit(int maxContentLength) {
-        AggregatorBenchmark b = new AggregatorBenchmark();
-        b.maxContentLength = maxContentLength;
-        b.encoding = encoding;
-        b.bodySize = bodySize;
-        b.setUp();
-        return b;
     }
 
     @TearDown(Level.Trial)

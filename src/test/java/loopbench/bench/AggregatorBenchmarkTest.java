@@ -27,21 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AggregatorBenchmarkTest {
     private static final Blackhole BH = TestBlackhole.INSTANCE;
 
-    private static AggregatorBenchmark benchmark(int maxContentLength, String encoding, int bodySize) {
-        AggregatorBenchmark b = new AggregatorBenchmark();
-        b.maxContentLength = maxContentLength;
-        b.encoding = encoding;
-        b.bodySize = bodySize;
-        b.setUp();
-        return b;
-    }
 
     @ParameterizedTest
     @CsvSource({
             "2000,fixed,128", "2000,fixed,1500", "2000,chunked,128", "2000,chunked,1500",
             "100000000,fixed,128", "100000000,fixed,1500", "100000000,chunked,128", "100000000,chunked,1500"})
     void bothLimitsProduceTheFullContent(int maxContentLength, String encoding, int bodySize) {
-        AggregatorBenchmark b = benchmark(maxContentLength, encoding, bodySize);
+        AggregatorBenchmark b = AggregatorBenchmark.ready(maxContentLength, encoding, bodySize);
         try {
             for (int i = 0; i < 3; i++) {
                 FullHttpRequest request = b.aggregateOne();

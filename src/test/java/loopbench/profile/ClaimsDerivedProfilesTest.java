@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -68,28 +69,35 @@ class ClaimsDerivedProfilesTest {
 
     @Test
     void theSideBySideNullLineIsSideBySide64WithTwoTwinArms() throws IOException {
-        List<ProfileLine> nulls = ProfileLine.read(Path.of("profiles/claims-null-side-by-side.jmh"));
-        ProfileLine c = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh"))).get("side-by-side-64");
-        assertEquals(1, nulls.size(), "one line");
-        ProfileLine n = nulls.get(0);
-        assertEquals("null-side-by-side", n.label());
-        assertEquals(c.rounds(), n.rounds(), "the rounds of side-by-side-64");
         String arms = "-p arms=" + NullExperiments.SIDE_BY_SIDE_ARMS + " ";
-        assertTrue(n.text().contains(arms), n.text());
-        assertEquals(c.text().replaceFirst("-p arms=\\S+ ", arms), n.text(), "side-by-side-64's line but for its arms");
+        assertNullLineIsItsClaimsLineBut("profiles/claims-null-side-by-side.jmh", "null-side-by-side",
+                "side-by-side-64", "-p arms=", c -> c.replaceFirst("-p arms=\\S+ ", arms), "for its arms");
     }
 
     @Test
     void theAggregatorSideBySideNullLineIsItsClaimsLineWithEqualLimits() throws IOException {
-        List<ProfileLine> nulls = ProfileLine.read(Path.of("profiles/claims-null-aggregator-side-by-side.jmh"));
-        ProfileLine c = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh"))).get("aggregator-side-by-side");
-        assertEquals(1, nulls.size(), "one line");
+        assertNullLineIsItsClaimsLineBut("profiles/claims-null-aggregator-side-by-side.jmh",
+                "null-aggregator-side-by-side", "aggregator-side-by-side",
+                "-p smallLimit=2000 -p largeLimit=100000000 ",
+                c -> c.replace("-p largeLimit=100000000 ", "-p largeLimit=2000 "),
+                "for its large limit, the small one's");
+    }
+
+    /**
+     * {@code profile}'s one line is labelled {@code nullLabel}, has the rounds of claims.jmh's {@code claimsLabel}
+     * line (which contains {@code changed}) and is that line's text through {@code change}.
+     */
+    private static void assertNullLineIsItsClaimsLineBut(String profile, String nullLabel, String claimsLabel,
+                                                         String changed, UnaryOperator<String> change, String what)
+            throws IOException {
+        List<ProfileLine> nulls = ProfileLine.read(Path.of(profile));
+        ProfileLine c = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh"))).get(claimsLabel);
+        assertEquals(1, nulls.size(), profile + ": one line");
         ProfileLine n = nulls.get(0);
-        assertEquals("null-aggregator-side-by-side", n.label());
-        assertEquals(c.rounds(), n.rounds(), "the rounds of aggregator-side-by-side");
-        assertTrue(c.text().contains("-p smallLimit=2000 -p largeLimit=100000000 "), c.text());
-        assertEquals(c.text().replace("-p largeLimit=100000000 ", "-p largeLimit=2000 "), n.text(),
-                "aggregator-side-by-side's line but for its large limit, the small one's");
+        assertEquals(nullLabel, n.label());
+        assertEquals(c.rounds(), n.rounds(), "the rounds of " + claimsLabel);
+        assertTrue(c.text().contains(changed), c.text());
+        assertEquals(change.apply(c.text()), n.text(), claimsLabel + "'s line but " + what);
     }
 
     @Test
