@@ -123,7 +123,7 @@ class CommittedRunTest {
         }
     }
 
-    private static void sameCheck(String where, JsonObject x, JsonObject y) {
+    static void sameCheck(String where, JsonObject x, JsonObject y) {
         for (String key : x.keySet()) {
             JsonElement ex = x.get(key);
             JsonElement ey = y.get(key);
