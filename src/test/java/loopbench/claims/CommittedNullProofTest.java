@@ -111,13 +111,7 @@ class CommittedNullProofTest {
             for (String key : List.of("label", "mimics", "margin", "measured", "decisive")) {
                 assertEquals(x.get(key), y.get(key), where + ": " + key);
             }
-            JsonArray cx = x.getAsJsonArray("checks");
-            JsonArray cy = y.getAsJsonArray("checks");
-            assertEquals(cx.size(), cy.size(), where + ": checks");
-            for (int k = 0; k < cx.size(); k++) {
-                CommittedRunTest.sameCheck(where + " check " + k, cx.get(k).getAsJsonObject(),
-                        cy.get(k).getAsJsonObject());
-            }
+            CommittedRunTest.sameChecks(where, x.getAsJsonArray("checks"), y.getAsJsonArray("checks"));
         }
         assertFalse(a.isEmpty(), family + " judged no family");
     }

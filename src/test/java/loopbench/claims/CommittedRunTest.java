@@ -112,17 +112,21 @@ class CommittedRunTest {
             assertEquals(x.get("verdict"), y.get("verdict"), run + " " + id + ": verdict");
             assertEquals(x.get("provisional"), y.get("provisional"), run + " " + id + ": provisional");
             for (String kind : List.of("decisive", "supporting", "peers")) {
-                JsonArray cx = x.has(kind) ? x.getAsJsonArray(kind) : new JsonArray();
-                JsonArray cy = y.has(kind) ? y.getAsJsonArray(kind) : new JsonArray();
-                assertEquals(cx.size(), cy.size(), run + " " + id + ": " + kind + " checks");
-                for (int k = 0; k < cx.size(); k++) {
-                    sameCheck(run + " " + id + " " + kind + " check " + k, cx.get(k).getAsJsonObject(),
-                            cy.get(k).getAsJsonObject());
-                }
+                sameChecks(run + " " + id + " " + kind, x.has(kind) ? x.getAsJsonArray(kind) : new JsonArray(),
+                        y.has(kind) ? y.getAsJsonArray(kind) : new JsonArray());
             }
         }
     }
 
+    /** The same checks, one by one (see {@link #sameCheck}). */
+    static void sameChecks(String where, JsonArray cx, JsonArray cy) {
+        assertEquals(cx.size(), cy.size(), where + " checks");
+        for (int k = 0; k < cx.size(); k++) {
+            sameCheck(where + " check " + k, cx.get(k).getAsJsonObject(), cy.get(k).getAsJsonObject());
+        }
+    }
+
+    /** Every field of the committed check {@code x} as in the regenerated {@code y}; figures within the tolerance. */
     static void sameCheck(String where, JsonObject x, JsonObject y) {
         for (String key : x.keySet()) {
             JsonElement ex = x.get(key);
