@@ -197,17 +197,22 @@ public class ProxyEndToEndBenchmark extends AbstractEndToEndBenchmark {
         if (rate < 0) {
             throw new IllegalArgumentException("rate must be >= 0 (0 = closed loop), was " + rate);
         }
-        boolean close = switch (connection) {
-            case "keep-alive" -> false;
-            case "close" -> true;
-            default -> throw new IllegalArgumentException("connection '" + connection
-                    + "' is not valid; valid: keep-alive, close");
-        };
+        boolean close = connectionClose(connection);
         return onClientLoops(LoadSpec.closedLoop(Target.parse("http://" + hostPort + "/"))
                 .withRate(rate > 0 ? rate : null)
                 .withConnections(connections)
                 .withConnectionClose(close)
                 .withDuration(Duration.ofHours(1))); // a bound; the trial ends it long before
+    }
+
+    /** Whether a {@code connection} parameter asks for a new connection per request, checked. */
+    static boolean connectionClose(String connection) {
+        return switch (connection) {
+            case "keep-alive" -> false;
+            case "close" -> true;
+            default -> throw new IllegalArgumentException("connection '" + connection
+                    + "' is not valid; valid: keep-alive, close");
+        };
     }
 
     /** One completed request (through the proxy, or direct). */

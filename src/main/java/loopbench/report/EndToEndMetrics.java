@@ -65,14 +65,20 @@ public final class EndToEndMetrics {
     public static final String REQUESTS_PER_SECOND = "e2e.rps";
 
     /**
+     * Connections the load generator opened per request in one arm's slices (ProxySideBySideBenchmark): near 0 with
+     * keep-alive, 1 with a new connection per request (plus the slice's last connects, answered after it ended).
+     */
+    public static final String CONNECTIONS_PER_REQUEST = "e2e.connectionsPerRequest";
+
+    /**
      * ProxySideBySideBenchmark: CPUs the proxies not under load used while another arm's slice ran, averaged over a
      * cycle's slices (their JIT or GC catching up; near 0 once every arm is warm).
      */
     public static final String IDLE_ARMS_CPUS = "e2e.arms.idleCpus";
 
     /**
-     * ProxySideBySideBenchmark, per arm ({@link #arm}): the place of its proxy in the order the fork started them (0:
-     * first), drawn at random per fork, so that an effect of the order shows as noise, and can be looked for.
+     * ProxySideBySideBenchmark, per arm ({@link #arm}): the place of its proxy (or its own origin) in the order the fork
+     * started them (0: first), drawn at random per fork, so that an effect of the order shows as noise, and can be looked for.
      */
     public static final String START_POSITION = "e2e.proxy.startPosition";
 

@@ -2,6 +2,8 @@ package loopbench.bench;
 
 import com.google.gson.JsonObject;
 import loopbench.claims.SideFile;
+import loopbench.knobs.Transport;
+import loopbench.line.NettyLine;
 import loopbench.process.ServerProcess;
 import loopbench.report.EndToEndMetrics;
 import org.junit.jupiter.api.AfterEach;
@@ -24,12 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * ProxySideBySideBenchmark does what its name says: each cycle loads every arm, each through its own proxy (or
  * straight to the origin), and the origin answered exactly the requests the cycles counted; each arm's figures are
  * there under its own name; the side file says where each process ran and the CPU each used (no load result: a
- * generator per slice); nothing outlives the trial; a bad arm is refused before anything starts.
+ * generator per slice); nothing outlives the trial; a bad arm is refused before anything starts. On Netty 4.1, arms
+ * of servers alone in an epoll mode each load an origin of their own in that mode, a new connection per request when
+ * asked.
  */
 class ProxySideBySideBenchmarkTest {
     private static final Pattern ANSWERED = Pattern.compile("origin answered (\\d+) requests");
@@ -106,6 +111,9 @@ class ProxySideBySideBenchmarkTest {
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.REQUESTS_PER_SECOND)) > 0, arm + ": " + m);
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN))) > 0, arm);
             assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.CLIENT))) > 0, arm);
+            double connects = m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.CONNECTIONS_PER_REQUEST));
+            assertTrue(connects > 0 && connects <= 4.0 / 20, "keep-alive: at most the slice's 4 connections for "
+                    + "many requests: " + connects);
             String proxyCpu = EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.PROXY));
             if ("direct".equals(arm)) {
                 assertNull(m.get(proxyCpu), "no proxy, no proxy figures: " + m);
@@ -164,6 +172,78 @@ class ProxySideBySideBenchmarkTest {
             assertTrue(e.getMessage().contains(says), arms + ": " + e.getMessage());
             assertNull(b.trial().server(EndToEndMetrics.ORIGIN), "no server was started");
         });
+    }
+
+    @Test
+    void epollArmsAreNamedByTheirMode() {
+        List<ProxySideBySideBenchmark.Arm> arms = ProxySideBySideBenchmark.Arm.parseAll(
+                "direct/edge-edge;direct/level-edge;direct/level-edge/twin-b;direct");
+        assertEquals(List.of("direct/edge-edge", "direct/level-edge", "direct/level-edge/twin-b", "direct"),
+                arms.stream().map(ProxySideBySideBenchmark.Arm::name).toList());
+        assertEquals(List.of(true, true, true, false), arms.stream().map(ProxySideBySideBenchmark.Arm::ownOrigin)
+                .toList());
+        for (String bad : List.of("direct/edge", "direct/edge-fast", "direct/edge-edge/x",
+                "direct/twin-b/edge-edge")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ProxySideBySideBenchmark.Arm.parse(bad), bad);
+            assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains("EPOLL_MODE"),
+                    e.getMessage());
+        }
+    }
+
+    /** An epoll arm where this line or transport cannot set the mode: refused, saying why, before anything starts. */
+    @Test
+    void anEpollArmTheLineCannotHaveIsRefusedFirst() {
+        ProxySideBySideBenchmark b = small("direct/edge-edge;direct/level-level");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.startServers(EndToEndTrial.begin("ProxySideBySideBenchmark.cycle", Map.of())));
+        assertTrue(e.getMessage().contains(NettyLine.current().epollModeRefusal() == null ? "needs --transport epoll"
+                : "level-triggered only"), e.getMessage());
+        assertNull(b.trial().server(EndToEndMetrics.ORIGIN), "no server was started");
+        assertEquals(List.of(), ServerProcess.live());
+    }
+
+    /**
+     * Netty 4.1 (C004-1's line): each epoll arm loads an origin of its own, started in its mode (read back from its
+     * listening socket), a new connection per request; no shared origin starts when every arm has its own.
+     */
+    @Test
+    void eachEpollArmLoadsAnOriginOfItsOwnInItsMode() throws Exception {
+        assumeTrue(NettyLine.current().epollModeRefusal() == null, NettyLine.current()::epollModeRefusal);
+        assumeTrue(Transport.EPOLL.isAvailable(), "native epoll is not available here");
+        ProxySideBySideBenchmark b = small("direct/edge-edge;direct/level-edge");
+        b.transport = "epoll";
+        b.connection = "close";
+        Map<String, Double> m;
+        List<ServerProcess> origins;
+        long served = 0;
+        try {
+            b.startServers(EndToEndTrial.begin(ProxySideBySideBenchmark.class.getName() + ".cycle",
+                    Map.of("arms", b.arms)));
+            assertNull(b.trial().server(EndToEndMetrics.ORIGIN), "no shared origin: every arm has its own");
+            origins = List.of(b.trial().server("origin[direct/edge-edge]"),
+                    b.trial().server("origin[direct/level-edge]"));
+            assertEquals("edge,edge", origins.get(0).stack().get("epoll-mode"), origins.get(0)::toString);
+            assertEquals("level,edge", origins.get(1).stack().get("epoll-mode"), origins.get(1)::toString);
+            for (int cycle = 0; cycle < 2; cycle++) {
+                served += b.cycle();
+            }
+            m = b.trial().lastIterationMetrics();
+        } finally {
+            b.stop();
+        }
+        assertEquals(served, answered(origins.get(0)) + answered(origins.get(1)),
+                "the two origins answered exactly what the cycles counted");
+        for (String arm : List.of("direct/edge-edge", "direct/level-edge")) {
+            assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.REQUESTS_PER_SECOND)) > 0, arm + ": " + m);
+            assertTrue(m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN))) > 0, arm);
+            double connects = m.get(EndToEndMetrics.arm(arm, EndToEndMetrics.CONNECTIONS_PER_REQUEST));
+            assertTrue(connects >= 1.0 && connects < 1.2, "a new connection per request: " + connects);
+        }
+        assertEquals(java.util.Set.of(0.0, 1.0), java.util.Set.of(
+                m.get(EndToEndMetrics.arm("direct/edge-edge", EndToEndMetrics.START_POSITION)),
+                m.get(EndToEndMetrics.arm("direct/level-edge", EndToEndMetrics.START_POSITION))));
+        origins.forEach(p -> assertFalse(p.isAlive(), p::toString));
     }
 
     private Path onlyFile() throws IOException {
