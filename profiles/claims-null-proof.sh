@@ -7,10 +7,13 @@
 #                                 [--from I] [--benchmarks-jar JAR] [--loopbench-jar JAR] [-- SUITE OPTIONS]
 #
 # Defaults: 20 families, profiles/claims-null.jmh (--profile profiles/claims-null-side-by-side.jmh: the side-by-side
-# rule's family; profiles/claims-null-aggregator-side-by-side.jmh: C000-7's side-by-side rule's), out
+# rule's family; profiles/claims-null-aggregator-side-by-side.jmh: C000-7's side-by-side rule's;
+# profiles/claims-null-epoll41-side-by-side.jmh: C004-1's, on Netty 4.1), out
 # target/claims-null-proof, a random schedule per family (--seed S: family i gets seed S+i),
 # at most 180 minutes per family (then it is stopped, its forks with it, and counted failed).
-# Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests); $JAVA (default: java).
+# Needs target/benchmarks.jar and target/loopbench.jar (./mvnw -B -q -Pjmh package -DskipTests), and for a profile
+# with [jar=netty-4.1] lines target/netty-4.1/benchmarks.jar (the same with -Dnetty.version=4.1.136.Final); $JAVA
+# (default: java).
 # Family i goes to DIR/family-NN/ (the Suite's results.json, forks/, e2e/, suite.log, and null.txt: the judging); after
 # every family DIR/families.txt gets its line and DIR/summary.md is rewritten, so a killed proof keeps its tally.
 # Run it on a quiet machine: ~10 minutes per family (595-597 s measured, docs/results/2026-11-25/claims-null-proof),
@@ -50,6 +53,12 @@ grep -qE '^[^#]*(\[twins\]|/twin-[a-z0-9]+|smallLimit=([0-9]+) -p largeLimit=\2(
     "(see profiles/claims-null.jmh, profiles/claims-null-side-by-side.jmh," \
     "profiles/claims-null-aggregator-side-by-side.jmh)"
 for f in "$benchmarks_jar" "$loopbench_jar"; do lb_require_file "$f" "$lb_build_jmh"; done
+# Lines tagged [jar=netty-4.1] run from the benchmarks jar built against Netty 4.1, as `./mvnw -Pjmh verify` runs them.
+jars=()
+if grep -qE '^[^#]*\[jar=netty-4\.1\]' "$profile"; then
+  lb_require_file target/netty-4.1/benchmarks.jar "$lb_build_jmh -Dnetty.version=4.1.136.Final"
+  jars=(--jar "netty-4.1=$lb_root/target/netty-4.1/benchmarks.jar")
+fi
 lb_require_java
 lb_cleanup_on_exit
 
@@ -110,7 +119,7 @@ for n in $(seq "$from" "$families"); do
   start=$(date +%s)
   rc=0
   lb_run timeout --kill-after=60 "${family_timeout}m" "$java" -cp "$benchmarks_jar" loopbench.suite.Suite \
-    --profile "$profile" --out "$dir" "${seedopt[@]}" -- "${extra[@]}" > "$dir/suite.log" 2>&1 || rc=$?
+    --profile "$profile" --out "$dir" "${seedopt[@]}" "${jars[@]}" -- "${extra[@]}" > "$dir/suite.log" 2>&1 || rc=$?
   secs=$(( $(date +%s) - start ))
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
     failed=$((failed + 1))

@@ -50,16 +50,18 @@ import java.util.regex.Pattern;
  * docs/results/2026-11-26/cross-cpu-latency) puts that change into every paired ratio. Here every configuration (an
  * "arm") runs in one fork: each arm its own proxy process, all on the proxy's CPUs, all in front of one origin (or,
  * for {@code direct}, no proxy). The load generator loads one arm at a time for {@code sliceSeconds} (a fresh closed
- * loop of {@code connections} connections, keep-alive like wrk or a new one per request: {@code connection}), every arm once per cycle, in a random order each
- * cycle. One invocation is one cycle; JMH's iterations are cycles (warm-up cycles warm every arm's proxy alike).
+ * loop of {@code connections} connections, keep-alive like wrk or a new one per request: {@code connection}), every
+ * arm once per cycle, in a random order each cycle. One invocation is one cycle; JMH's iterations are cycles (warm-up
+ * cycles warm every arm's proxy alike).
  *
  * <p>Per arm and cycle, as secondary results named {@code e2e.arm.ARM.FIGURE} ({@link EndToEndMetrics#arm}):
- * requests/s over its slice, connections opened per request, and from /proc of its own proxy process CPU-µs and context switches per request (the
- * slice's connects and closes included: 64 of each against tens of thousands of requests), the client's and the
- * origin's CPU per request, the CPU per request of the proxy's JIT compiler threads (not 0: still compiling) and its
- * memory at the slice's end, and where its proxy (or own origin) came in the order they started (random per fork:
- * {@value EndToEndMetrics#START_POSITION}). {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load
- * used meanwhile (JIT or GC catching up; near 0 once warm). A ratio of two arms, cycle by cycle, compares slices
+ * requests/s over its slice, connections opened per request, and from /proc of its own proxy process CPU-µs and
+ * context switches per request (the slice's connects and closes included: 64 of each against tens of thousands of
+ * requests with keep-alive), the client's and the origin's CPU per request, the CPU per request of the proxy's JIT
+ * compiler threads (not 0: still compiling) and its memory at the slice's end, and where its proxy (or own origin)
+ * came in the order they started (random per fork: {@value EndToEndMetrics#START_POSITION}).
+ * {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load used meanwhile (JIT or GC catching up; near
+ * 0 once warm). A ratio of two arms, cycle by cycle, compares slices
  * seconds apart; its mean per fork is what a claim reads, one value per fork.
  *
  * <p>{@code arms}: {@code ARM;ARM;...}, each {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}

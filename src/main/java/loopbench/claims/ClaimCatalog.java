@@ -40,11 +40,6 @@ public final class ClaimCatalog {
     static final Group PROXY_64 = Group.of("proxy-64", 5).resizedFrom(6, WARM_UP_RESIZED);
     static final Group ALLOCATORS_64 = Group.of("allocators-64", 4);
     static final Group SIDE_BY_SIDE_64 = Group.of("side-by-side-64", 4);
-    /**
-     * Lines profiles/claims.jmh no longer has: side-by-side-64 took their claims (at {@link #SIDE_BY_SIDE_REVISED}),
-     * aggregator-side-by-side aggregator's (at {@link #AGGREGATOR_REVISED}). Runs made before are still judged on them.
-     */
-    public static final List<Group> RETIRED = List.of(DIRECT_64, PROXY_64, ALLOCATORS_64, AGGREGATOR);
     static final Group PAGE_200 = Group.of("page-200", 8).resizedFrom(4, RESIZED);
     static final Group COLD = Group.of("cold", 3);
     static final Group HELLO = Group.of("hello", 3);
@@ -56,17 +51,26 @@ public final class ClaimCatalog {
     static final Group ECHO_NETNS = Group.of("echo-netns", 3);
     static final Group EPOLL_41 = Group.netty41("epoll41", 6);
     static final Group EPOLL_41_MIXED = Group.netty41("epoll41-mixed", 3);
+    static final Group EPOLL_41_SIDE_BY_SIDE = Group.netty41("epoll41-side-by-side", 4);
+    static final Group EPOLL_41_LEVEL = Group.netty41("epoll41-level", 3);
     static final Group EPOLL_41_L4 = Group.netty41("epoll41-l4", 3);
     static final Group EPOLL_42 = Group.of("epoll42", 3);
     static final Group MEMORY_BURST = Group.of("memory-burst", 3);
     static final Group TASKS_41 = Group.netty41("tasks41", 3);
     static final Group TASKS_42 = Group.of("tasks42", 3);
+    /**
+     * Lines profiles/claims.jmh no longer has: side-by-side-64 took their claims (at {@link #SIDE_BY_SIDE_REVISED}),
+     * aggregator-side-by-side aggregator's (at {@link #AGGREGATOR_REVISED}), epoll41-side-by-side (with epoll41-level)
+     * epoll41's and epoll41-mixed's (at {@link #EPOLL_REVISED}). Runs made before are still judged on them.
+     */
+    public static final List<Group> RETIRED = List.of(DIRECT_64, PROXY_64, ALLOCATORS_64, AGGREGATOR, EPOLL_41,
+            EPOLL_41_MIXED);
 
     /** Every group, in profile order. */
     public static final List<Group> GROUPS = List.of(PIPELINE, ALLOCATOR, AGGREGATOR_SIDE_BY_SIDE, RECV, OFFLOAD,
             SIDE_BY_SIDE_64, PAGE_200, COLD, HELLO, BLOCKING, BLOCKING_VIRTUAL, ECHO_1K, ECHO_5K,
-            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41, EPOLL_41_MIXED, EPOLL_41_L4, EPOLL_42, MEMORY_BURST, TASKS_41,
-            TASKS_42);
+            ECHO_5K_MINA, ECHO_NETNS, EPOLL_41_SIDE_BY_SIDE, EPOLL_41_LEVEL, EPOLL_41_L4, EPOLL_42, MEMORY_BURST,
+            TASKS_41, TASKS_42);
 
     // ---- Parameters other parts of the suite add ------------------------------------------------------------
     /** Where each end-to-end process runs (package topology): {@code pinned}, {@code shared} or an explicit list. */
@@ -293,10 +297,16 @@ public final class ClaimCatalog {
      */
     static Check sideBySide(String label, String metric, String what, String numerator, String denominator,
                             Region region, String figure) {
+        return sideBySide(SIDE_BY_SIDE, label, metric, what, numerator, denominator, region, figure);
+    }
+
+    /** As {@link #sideBySide(String, String, String, String, String, Region, String)}, of the arms of {@code line}. */
+    static Check sideBySide(Selection line, String label, String metric, String what, String numerator,
+                            String denominator, Region region, String figure) {
         Statistic s = Statistic.iterationRatio(what + " of " + numerator + " over " + denominator
                 + " in the same cycle", "", List.of(EndToEndMetrics.arm(numerator, metric)),
                 List.of(EndToEndMetrics.arm(denominator, metric)));
-        return Check.againstConstant(label, s, SIDE_BY_SIDE, 1.0, "equal", region, figure);
+        return Check.againstConstant(label, s, line, 1.0, "equal", region, figure);
     }
 
     static final String SIDE_BY_SIDE_EXPERIMENT = "From run 20261127T010000Z on, decided side by side: "
@@ -412,6 +422,41 @@ public final class ClaimCatalog {
     static final Selection L4_ET_ET = epoll("4.1 L4 proxy ET+ET", EPOLL_41_L4, "4", "edge/edge");
     static final Selection L4_LT_LT = epoll("4.1 L4 proxy LT+LT", EPOLL_41_L4, "4", "level/level");
     static final Selection LEVEL_42 = epoll("4.2 (level only)", EPOLL_42, "direct", null);
+    static final Selection LT_LT_ALONE = epoll("4.1 LT+LT", EPOLL_41_LEVEL, "direct", "level/level");
+
+    /**
+     * From this run id on, C004-1 is decided side by side (group epoll41-side-by-side): the four epoll modes' servers
+     * in one fork, loaded one at a time in 1-s slices (claims.jmh's header says why and the pilot that decided it).
+     * Runs made before keep the forks of epoll41 and epoll41-mixed paired by round.
+     */
+    static final String EPOLL_REVISED = "20261127T104500Z";
+    static final String ARM_ET_ET = "direct/edge-edge";
+    static final String ARM_LT_LT = "direct/level-level";
+    static final String ARM_LT_ET = "direct/level-edge";
+    static final String ARM_ET_LT = "direct/edge-level";
+    /** The epoll side-by-side line's {@code arms}: ET+ET, LT+LT, LT+ET, ET+LT (listening socket + accepted). */
+    static final String EPOLL_SIDE_BY_SIDE_ARMS = String.join(";", ARM_ET_ET, ARM_LT_LT, ARM_LT_ET, ARM_ET_LT);
+
+    /** The epoll modes' servers side by side ({@code arms}), 500 clients each on a new connection per request. */
+    public static Selection epollSideBySide(String label, Group group, String arms) {
+        return Selection.of(label, SIDE_BY_SIDE_E2E, group, "arms", arms, "transport", "epoll", "connections", "500",
+                CONNECTION, CLOSE, "bodySize", "1024", "sliceSeconds", "1", TOPOLOGY, LOCAL, PLACEMENT,
+                CLIENT_0_ORIGIN_1);
+    }
+
+    static final Selection EPOLL_SIDE_BY_SIDE = epollSideBySide("4.1 epoll modes side by side",
+            EPOLL_41_SIDE_BY_SIDE, EPOLL_SIDE_BY_SIDE_ARMS);
+
+    static Statistic armServerCpu(String arm) {
+        return armFigure(arm, EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN), "server CPU per request", "µs/request");
+    }
+
+    static final String EPOLL_CHANGE = "Decided side by side (from run " + EPOLL_REVISED + "): the four modes' "
+            + "servers in one fork, 1-s slices of each in every cycle, instead of a fork per mode paired by round. "
+            + "Why: paired forks minutes apart carried this host's changes of pace into the ratio (sd of the per-round "
+            + "log ratios 0.033, 0.066 and 0.126 in claims runs 10 to 12, the last wide enough to straddle 1.05 at "
+            + "0.984); the written rule (adopted if its expected interval in the lines' time is narrower) decided "
+            + "it on a pilot of 5 forks. Boundary unchanged.";
 
     static Selection pipeline(String layer) {
         return Selection.of(layer.equals("direct") ? "direct" : "L" + layer, "PipelineCostBenchmark.exchange",
@@ -1217,43 +1262,84 @@ public final class ClaimCatalog {
     }
 
     private static void epollArticle(List<Claim> c) {
+        List<Check> c0041Decisive = List.of(ratio("Netty 4.1 requests/s, ET+ET / LT+LT", THROUGHPUT, ET_ET, LT_LT,
+                Region.above(1.05), "1.18"));
+        List<Check> c0041Supporting = List.of(shown("Netty 4.1 requests/s, LT+ET / LT+LT", THROUGHPUT, LT_ET, LT_LT),
+                shown("Netty 4.1 requests/s, ET+LT / LT+LT", THROUGHPUT, ET_LT, LT_LT),
+                shown("Netty 4.1 L4 proxy requests/s, ET+ET / LT+LT", THROUGHPUT, L4_ET_ET, L4_LT_LT),
+                shown("Netty 4.2 (level only) / Netty 4.1 LT+LT requests/s", THROUGHPUT, LEVEL_42, LT_LT));
+        List<Claim.Figure> c0041Figures = List.of(new Claim.Figure("4.1 ET+ET", ET_ET, THROUGHPUT),
+                new Claim.Figure("4.1 LT+LT", LT_LT, THROUGHPUT), new Claim.Figure("4.2 (level only)", LEVEL_42,
+                        THROUGHPUT));
+        String modesTitle = "Requests/s by epoll mode (listening + accepted), 500 clients, a new connection per "
+                + "request";
+        List<ChartSpec> c0041Charts = List.of(new ChartSpec.Bars("epoll-modes", modesTitle, THROUGHPUT,
+                List.of(new ChartSpec.Bar("ET+ET", "requests/s", ET_ET),
+                        new ChartSpec.Bar("LT+LT", "requests/s", LT_LT),
+                        new ChartSpec.Bar("LT+ET", "requests/s", LT_ET),
+                        new ChartSpec.Bar("ET+LT", "requests/s", ET_LT),
+                        new ChartSpec.Bar("4.2 (level)", "requests/s", LEVEL_42))));
+        String[][] modes = {{"ET+ET", ARM_ET_ET}, {"LT+LT", ARM_LT_LT}, {"LT+ET", ARM_LT_ET}, {"ET+LT", ARM_ET_LT}};
+        List<Claim.Figure> figures = new ArrayList<>();
+        List<ChartSpec.Bar> bars = new ArrayList<>();
+        for (String[] m : modes) {
+            figures.add(new Claim.Figure("4.1 " + m[0], EPOLL_SIDE_BY_SIDE, armRps(m[1])));
+            bars.add(new ChartSpec.Bar(m[0] + " (side by side)", "requests/s", EPOLL_SIDE_BY_SIDE, armRps(m[1])));
+        }
+        figures.add(new Claim.Figure("4.1 ET+ET, the server's CPU per request", EPOLL_SIDE_BY_SIDE,
+                armServerCpu(ARM_ET_ET)));
+        figures.add(new Claim.Figure("4.1 LT+LT, the server's CPU per request", EPOLL_SIDE_BY_SIDE,
+                armServerCpu(ARM_LT_LT)));
+        figures.add(new Claim.Figure("4.1 LT+LT, alone", LT_LT_ALONE, THROUGHPUT));
+        figures.add(new Claim.Figure("4.2 (level only), alone", LEVEL_42, THROUGHPUT));
+        bars.add(new ChartSpec.Bar("4.1 LT+LT (alone)", "requests/s", LT_LT_ALONE));
+        bars.add(new ChartSpec.Bar("4.2 level (alone)", "requests/s", LEVEL_42));
         c.add(Claim.builder("C004-1", "Edge-triggered epoll is fastest")
                 .claim("Edge-triggered epoll on both the listening and the connected sockets serves the most requests "
                         + "per second.")
                 .article(EPOLL_ARTICLE, "ET+ET 17,152 QPS vs LT+LT 14,540, LT+ET 14,011, ET+LT 14,853 (ET+ET / LT+LT "
                         + "= 1.18)")
-                .experiment("Netty 4.1 (a second benchmarks jar: lines tagged [jar=netty-4.1]), whose epoll transport "
-                        + "still has both modes: ProxyEndToEndBenchmark layer=direct (the origin answers without "
-                        + "forwarding), transport=epoll, 500 clients each opening a new connection per request "
-                        + "(webbench speaks HTTP/1.0 and closes), epollMode ET+ET and LT+LT (group `epoll41`), LT+ET "
-                        + "and ET+LT (`epoll41-mixed`), the same through the L4 proxy (`epoll41-l4`), and Netty 4.2 "
-                        + "(level-triggered only, `epoll42`) beside them.")
+                .experiment("From run " + EPOLL_REVISED + " on, decided side by side on Netty 4.1 (a second "
+                        + "benchmarks jar: lines tagged [jar=netty-4.1]), whose epoll transport still has both modes: "
+                        + "ProxySideBySideBenchmark (group `epoll41-side-by-side`) runs four servers that answer "
+                        + "without forwarding (loopbench's origin), one per mode (ET+ET, LT+LT, LT+ET, ET+LT: "
+                        + "listening socket + accepted connections), each its own process on CPU 1, in one fork, and "
+                        + "loads one at a time for 1 s, every mode once per cycle in a random order, 500 clients each "
+                        + "opening a new connection per request (webbench speaks HTTP/1.0 and closes); a ratio is "
+                        + "taken cycle by cycle and averaged per fork, one value per fork (judged against 1 over the "
+                        + "forks). Beside it: ET+ET and LT+LT through the L4 proxy (`epoll41-l4`), and Netty 4.2 "
+                        + "(level-triggered only, `epoll42`) against 4.1's LT+LT alone (`epoll41-level`), forks paired "
+                        + "by round. Before: ProxyEndToEndBenchmark layer=direct, a fork per mode, ET+ET and LT+LT "
+                        + "(group `epoll41`), LT+ET and ET+LT (`epoll41-mixed`), paired by round.")
                 .why("A throughput claim about one switch: requests/s with only the epoll mode changed, against a "
-                        + "server that answers without forwarding, as the article measured it.")
+                        + "server that answers without forwarding, as the article measured it. Each server's own CPU "
+                        + "per request is shown beside (it decides nothing): where the load generator is saturated, "
+                        + "requests/s is bounded by it, and the server's cost is where a mode could still show.")
                 .placement(ORIGIN_ALONE)
                 .boundary("1.05: the article's 1.18 with room.")
-                .decisive(ratio("Netty 4.1 requests/s, ET+ET / LT+LT", THROUGHPUT, ET_ET, LT_LT, Region.above(1.05),
+                .decisive(sideBySide(EPOLL_SIDE_BY_SIDE, "Netty 4.1 requests/s, ET+ET / LT+LT, side by side",
+                        EndToEndMetrics.REQUESTS_PER_SECOND, "requests/s", ARM_ET_ET, ARM_LT_LT, Region.above(1.05),
                         "1.18"))
-                .supporting(shown("Netty 4.1 requests/s, LT+ET / LT+LT", THROUGHPUT, LT_ET, LT_LT),
-                        shown("Netty 4.1 requests/s, ET+LT / LT+LT", THROUGHPUT, ET_LT, LT_LT),
+                .supporting(sideBySide(EPOLL_SIDE_BY_SIDE, "Netty 4.1 requests/s, LT+ET / LT+LT, side by side",
+                                EndToEndMetrics.REQUESTS_PER_SECOND, "requests/s", ARM_LT_ET, ARM_LT_LT, null, null),
+                        sideBySide(EPOLL_SIDE_BY_SIDE, "Netty 4.1 requests/s, ET+LT / LT+LT, side by side",
+                                EndToEndMetrics.REQUESTS_PER_SECOND, "requests/s", ARM_ET_LT, ARM_LT_LT, null, null),
+                        sideBySide(EPOLL_SIDE_BY_SIDE, "Netty 4.1 server CPU per request, ET+ET / LT+LT, side by "
+                                + "side", EndToEndMetrics.cpu(EndToEndMetrics.ORIGIN), "server CPU per request",
+                                ARM_ET_ET, ARM_LT_LT, null, null),
                         shown("Netty 4.1 L4 proxy requests/s, ET+ET / LT+LT", THROUGHPUT, L4_ET_ET, L4_LT_LT),
-                        shown("Netty 4.2 (level only) / Netty 4.1 LT+LT requests/s", THROUGHPUT, LEVEL_42, LT_LT))
-                .figures(new Claim.Figure("4.1 ET+ET", ET_ET, THROUGHPUT), new Claim.Figure("4.1 LT+LT", LT_LT,
-                        THROUGHPUT), new Claim.Figure("4.2 (level only)", LEVEL_42, THROUGHPUT))
-                .charts(new ChartSpec.Bars("epoll-modes", "Requests/s by epoll mode (listening + accepted), 500 "
-                        + "clients, a new connection per request", THROUGHPUT,
-                        List.of(new ChartSpec.Bar("ET+ET", "requests/s", ET_ET),
-                                new ChartSpec.Bar("LT+LT", "requests/s", LT_LT),
-                                new ChartSpec.Bar("LT+ET", "requests/s", LT_ET),
-                                new ChartSpec.Bar("ET+LT", "requests/s", ET_LT),
-                                new ChartSpec.Bar("4.2 (level)", "requests/s", LEVEL_42))))
+                        shown("Netty 4.2 (level only) / Netty 4.1 LT+LT (alone) requests/s", THROUGHPUT, LEVEL_42,
+                                LT_LT_ALONE))
+                .figures(figures.toArray(Claim.Figure[]::new))
+                .charts(new ChartSpec.Bars("epoll-modes", modesTitle, armRps(ARM_LT_LT), bars))
+                .revisedFrom(EPOLL_REVISED, c0041Decisive, c0041Supporting, c0041Figures, c0041Charts)
                 .changes("epoll / nio on Netty 4.2 (keep-alive, 64 connections) -> ET+ET / LT+LT on Netty 4.1, 500 "
                         + "clients with a new connection per request, because Netty 4.2 has no edge-triggered mode "
                         + "(EPOLL_MODE is a no-op) and the article's webbench closed every connection. 4.2's epoll / "
                         + "nio was to stay a supporting check until the 4.1 build existed; it exists, so the check is "
                         + "gone and 4.2's level-only epoll stands beside 4.1's modes instead. Where no proxy runs, the "
                         + "origin alone on CPU 1 and the generator alone on CPU 0 (explicit client=0/origin=1), "
-                        + "instead of pinned, which left the origin sharing CPU 0 with 500 clients.")
+                        + "instead of pinned, which left the origin sharing CPU 0 with 500 clients.", EPOLL_CHANGE)
                 .build());
     }
 

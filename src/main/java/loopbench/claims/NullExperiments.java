@@ -29,7 +29,8 @@ import java.util.Locale;
  * of ProxySideBySideBenchmark with one configuration, each its own proxy process; its checks are arm B over arm A
  * cycle by cycle, each fork's mean, judged against 1 over the forks as the side-by-side claims are (one-sample t on
  * the logs), each against the margin or boundary of the claim it mimics. The side-by-side aggregator family
- * (profiles/claims-null-aggregator-side-by-side.jmh) likewise: two channels with the same limit in one fork.
+ * (profiles/claims-null-aggregator-side-by-side.jmh) likewise: two channels with the same limit in one fork; and
+ * C004-1's (profiles/claims-null-epoll41-side-by-side.jmh, Netty 4.1): two servers in the same epoll mode.
  */
 public final class NullExperiments {
     public static final String JSON = "null.json";
@@ -95,6 +96,10 @@ public final class NullExperiments {
     public static final String SIDE_BY_SIDE_TWIN = ClaimCatalog.ARM_L7_RST + "/twin-b";
     public static final String SIDE_BY_SIDE_ARMS = "7;" + SIDE_BY_SIDE_TWIN;
 
+    /** The arms of profiles/claims-null-epoll41-side-by-side.jmh: the ET+ET server twice (Netty 4.1). */
+    public static final String EPOLL_SIDE_BY_SIDE_TWIN = ClaimCatalog.ARM_ET_ET + "/twin-b";
+    public static final String EPOLL_TWIN_ARMS = ClaimCatalog.ARM_ET_ET + ";" + EPOLL_SIDE_BY_SIDE_TWIN;
+
     /** The families of profiles/claims-null.jmh, then those of the side-by-side null profiles. */
     public static final List<Family> FAMILIES = families();
 
@@ -103,6 +108,7 @@ public final class NullExperiments {
         Group proxy = Group.of("null-proxy", 1);
         Group sideBySide = Group.of("null-side-by-side", 1);
         Group aggregatorSideBySide = Group.of("null-aggregator-side-by-side", 1);
+        Group epollSideBySide = Group.netty41("null-epoll41-side-by-side", 1);
         Selection twins = Selection.of("L7 twins side by side", ClaimCatalog.SIDE_BY_SIDE_E2E, sideBySide, "arms",
                 SIDE_BY_SIDE_ARMS, "transport", "nio", "connections", "64", "bodySize", "1024", "maxContentLength",
                 "2000", "sliceSeconds", "1", ClaimCatalog.TOPOLOGY, ClaimCatalog.LOCAL, ClaimCatalog.PLACEMENT,
@@ -127,7 +133,13 @@ public final class NullExperiments {
                         new TwinCheck("time per request, limit 2,000, channel B / channel A, side by side",
                                 ClaimCatalog.largeOverSmallLimit("time per request", "Nanos"),
                                 ClaimCatalog.aggregatorSideBySide("limit 2,000 twice side by side",
-                                        aggregatorSideBySide, 2000, 2000), null, true))));
+                                        aggregatorSideBySide, 2000, 2000), null, true))),
+                new Family(epollSideBySide.label(), "C004-1 (side by side)", Margin.percent(5), List.of(
+                        TwinCheck.sideBySide("Netty 4.1 requests/s, ET+ET server B / server A, side by side (as "
+                                + "C004-1)", EndToEndMetrics.REQUESTS_PER_SECOND, "requests/s",
+                                ClaimCatalog.epollSideBySide("ET+ET twins side by side", epollSideBySide,
+                                        EPOLL_TWIN_ARMS), ClaimCatalog.ARM_ET_ET, EPOLL_SIDE_BY_SIDE_TWIN,
+                                null))));
     }
 
     /**

@@ -77,8 +77,9 @@ public final class EndToEndMetrics {
     public static final String IDLE_ARMS_CPUS = "e2e.arms.idleCpus";
 
     /**
-     * ProxySideBySideBenchmark, per arm ({@link #arm}): the place of its proxy (or its own origin) in the order the fork
-     * started them (0: first), drawn at random per fork, so that an effect of the order shows as noise, and can be looked for.
+     * ProxySideBySideBenchmark, per arm ({@link #arm}): the place of its proxy (or its own origin) in the order the
+     * fork started them (0: first), drawn at random per fork, so that an effect of the order shows as noise, and can
+     * be looked for.
      */
     public static final String START_POSITION = "e2e.proxy.startPosition";
 

@@ -71,8 +71,9 @@ class ClaimsCommandTest {
         assertTrue(r.out().contains("null-aggregator  not measured")
                 && r.out().contains("null-side-by-side not measured")
                 && r.out().contains("null-aggregator-side-by-side not measured")
-                && r.out().contains("0 of 4 null lines")
-                && r.out().contains("decisive checks: 0 of 0 (6 not measured)"),
+                && r.out().contains("null-epoll41-side-by-side not measured")
+                && r.out().contains("0 of 5 null lines")
+                && r.out().contains("decisive checks: 0 of 0 (7 not measured)"),
                 r::toString);
         assertTrue(Files.isRegularFile(dir.resolve("null.json")) && Files.isRegularFile(dir.resolve("null.md")));
     }

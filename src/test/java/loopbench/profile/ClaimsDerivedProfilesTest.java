@@ -83,6 +83,13 @@ class ClaimsDerivedProfilesTest {
                 "for its large limit, the small one's");
     }
 
+    @Test
+    void theEpollSideBySideNullLineIsItsClaimsLineWithTwoTwinServers() throws IOException {
+        String arms = "-p arms=" + NullExperiments.EPOLL_TWIN_ARMS + " ";
+        assertNullLineIsItsClaimsLineBut("profiles/claims-null-epoll41-side-by-side.jmh", "null-epoll41-side-by-side",
+                "epoll41-side-by-side", "-p arms=", c -> c.replaceFirst("-p arms=\\S+ ", arms), "for its arms");
+    }
+
     /**
      * {@code profile}'s one line is labelled {@code nullLabel}, has the rounds of claims.jmh's {@code claimsLabel}
      * line (which contains {@code changed}) and is that line's text through {@code change}.
