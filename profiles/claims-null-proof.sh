@@ -51,7 +51,7 @@ extra=("${lb_rest[@]}")
 grep -qE '^[^#]*(\[twins\]|/twin-[a-z0-9]+|smallLimit=([0-9]+) -p largeLimit=\2( |$))' "$profile" \
   || lb_fail 2 "--profile '$profile' has no [twins] line, twin arm nor equal limits, so no null comparison" \
     "(see profiles/claims-null.jmh, profiles/claims-null-side-by-side.jmh," \
-    "profiles/claims-null-aggregator-side-by-side.jmh)"
+    "profiles/claims-null-aggregator-side-by-side.jmh, profiles/claims-null-epoll41-side-by-side.jmh)"
 for f in "$benchmarks_jar" "$loopbench_jar"; do lb_require_file "$f" "$lb_build_jmh"; done
 # Lines tagged [jar=netty-4.1] run from the benchmarks jar built against Netty 4.1, as `./mvnw -Pjmh verify` runs them.
 jars=()

@@ -61,8 +61,8 @@ import java.util.regex.Pattern;
  * compiler threads (not 0: still compiling) and its memory at the slice's end, and where its proxy (or own origin)
  * came in the order they started (random per fork: {@value EndToEndMetrics#START_POSITION}).
  * {@value EndToEndMetrics#IDLE_ARMS_CPUS}: CPUs the proxies not under load used meanwhile (JIT or GC catching up; near
- * 0 once warm). A ratio of two arms, cycle by cycle, compares slices
- * seconds apart; its mean per fork is what a claim reads, one value per fork.
+ * 0 once warm). A ratio of two arms, cycle by cycle, compares slices seconds apart; its mean per fork is what a claim
+ * reads, one value per fork.
  *
  * <p>{@code arms}: {@code ARM;ARM;...}, each {@code direct} or {@code LAYER[/THREAD_MODEL[/ALLOCATOR]]}
  * ({@code 4/individual-group}, {@code 7/reuse-server-thread/pooled}; defaults reuse-server-thread, adaptive). The
@@ -166,6 +166,7 @@ public class ProxySideBySideBenchmark extends AbstractPlacedBenchmark {
             String allocator = p.length > 2 ? Allocator.parse(p[2]).cliName() : "adaptive";
             return new Arm(p[0], threadModel, allocator, null, twin);
         }
+
         /** Every arm of an {@code arms} parameter, at least two, none twice. */
         static List<Arm> parseAll(String arms) {
             List<Arm> all = new ArrayList<>();
