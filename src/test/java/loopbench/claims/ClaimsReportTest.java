@@ -129,7 +129,7 @@ class ClaimsReportTest {
     void aClaimOnTheNetty41JarSaysHowToBuildIt() {
         ClaimResult r = ClaimResult.evaluate(ClaimCatalog.byId().get("C004-1"), Measurements.of(List.of(), List.of()));
         assertEquals(Verdict.MISSING, r.verdict());
-        assertTrue(r.reason().contains("`epoll41`") && r.reason().contains("[jar=netty-4.1]")
+        assertTrue(r.reason().contains("`epoll41-side-by-side`") && r.reason().contains("[jar=netty-4.1]")
                 && r.reason().contains(Group.NETTY_41_BUILD), r::reason);
         assertTrue(ClaimsReport.reproduce(r.claim()).contains(Group.NETTY_41_BUILD));
     }
