@@ -88,4 +88,12 @@ public interface NettyLine {
 
     /** A loop's ioRatio, read back from it; empty where it has none. */
     OptionalInt ioRatio(EventLoop loop);
+
+    /**
+     * Waits at most {@code timeoutMillis} for {@code group}, already told to shut down, to terminate; whether it did.
+     * 4.1 also frees an incubator io_uring loop that its own shutdown race left stuck (IncubatorShutdownRescue).
+     */
+    default boolean awaitTermination(EventLoopGroup group, long timeoutMillis) throws InterruptedException {
+        return group.terminationFuture().await(timeoutMillis);
+    }
 }

@@ -59,7 +59,10 @@ public final class ServerResources implements AutoCloseable {
     }
 
     private EventLoopGroup shutDownWithServer(EventLoopGroup group) {
-        register(() -> awaitQuietly(group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+        register(() -> {
+            group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            NettyLine.current().awaitTermination(group, TimeUnit.SECONDS.toMillis(SHUTDOWN_TIMEOUT_SECONDS));
+        });
         return group;
     }
 

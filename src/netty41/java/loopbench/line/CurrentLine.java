@@ -30,7 +30,9 @@ import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.logging.Logger;
 
 /**
  * Netty 4.1: an event-loop group class per transport; io_uring from the incubator artifact
@@ -39,6 +41,7 @@ import java.util.function.Consumer;
 final class CurrentLine implements NettyLine {
     static final CurrentLine INSTANCE = new CurrentLine();
     private static final String INCUBATOR = "io.netty.incubator:netty-incubator-transport-native-io_uring";
+    private static final Logger LOG = Logger.getLogger("loopbench.line");
 
     /**
      * io_uring: the incubator's listening socket, told to accept up to 256 connections per wake-up and to ignore
@@ -162,6 +165,29 @@ final class CurrentLine implements NettyLine {
         } else {
             throw new UnsupportedOperationException("Netty " + version() + ": " + group.getClass().getSimpleName()
                     + " has no ioRatio (4.1's NIO and epoll loops have one)");
+        }
+    }
+
+    /** In slices of a second: after each one still running, an incubator io_uring loop stuck in cleanup is freed. */
+    @Override
+    public boolean awaitTermination(EventLoopGroup group, long timeoutMillis) throws InterruptedException {
+        if (!(group instanceof IOUringEventLoopGroup)) {
+            return NettyLine.super.awaitTermination(group, timeoutMillis);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        for (;;) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (group.terminationFuture().await(Math.max(0, Math.min(left, 1_000)))) {
+                return true;
+            }
+            if (left <= 1_000) {
+                return false;
+            }
+            int freed = IncubatorShutdownRescue.rescue(group);
+            if (freed > 0) {
+                LOG.warning(freed + " incubator io_uring loop(s) stuck in their shutdown freed (" + ioUringSource()
+                        + ": an eventfd read queued but never submitted)");
+            }
         }
     }
 
