@@ -112,7 +112,7 @@ class ClaimsDerivedProfilesTest {
         Map<String, ProfileLine> followUp = byLabel(ProfileLine.read(Path.of("profiles/claims-follow-up.jmh")));
         Map<String, ProfileLine> claims = byLabel(ProfileLine.read(Path.of("profiles/claims.jmh")));
         assertEquals(List.of("allocators-64", "aggregator", "page-200", "epoll41", "tasks41", "tasks42", "proxy-64",
-                "side-by-side-64"),
+                "side-by-side-64", "epoll41-side-by-side"),
                 List.copyOf(followUp.keySet()), "the follow-up's groups");
         for (ProfileLine f : followUp.values()) {
             if (ClaimCatalog.RETIRED.stream().anyMatch(g -> g.label().equals(f.label()))) {
