@@ -56,7 +56,8 @@ class RoundsPlanTest {
         // Each follow-up line's label -> the claim it was sized for (N-2: both lines, the larger of its two checks),
         // from the three claims runs before the first follow-up or (C000-4, added later) the six before it;
         // side-by-side-64: the largest need among the claims it decides that 12 rounds can reach, from runs 10-11;
-        // epoll41-side-by-side: C004-1's need from run 13, the only claims run with that line.
+        // epoll41-side-by-side: C004-1's need from run 13, the only claims run with that line; page-200-amd:
+        // C002-3's from the AMD host's seven runs (7-13).
         Map<String, String> sizedFor = Map.of("allocators-64", "C000-6", "aggregator", "C000-7", "page-200",
                 "C002-3", "epoll41", "C004-1", "tasks41", "N-2", "tasks42", "N-2", "proxy-64", "C000-4");
         Map<String, Integer> fromThree = needed("2026-11-25/claims-run-1", "2026-11-25/claims-run-2",
@@ -66,6 +67,9 @@ class RoundsPlanTest {
                 "2026-11-26/claims-run-6");
         Map<String, Integer> sideBySide = needed("2026-11-27/claims-run-10", "2026-11-27/claims-run-11");
         Map<String, Integer> epollSideBySide = needed("2026-11-27/claims-run-13");
+        Map<String, Integer> amd = needed("2026-11-26/claims-run-7", "2026-11-26/claims-run-8",
+                "2026-11-26/claims-run-9", "2026-11-27/claims-run-10", "2026-11-27/claims-run-11",
+                "2026-11-27/claims-run-12", "2026-11-27/claims-run-13");
         int sideBySideRounds = List.of("C000-1", "C000-2", "C000-3", "C000-4", "C000-5", "C000-6").stream()
                 .map(sideBySide::get).filter(r -> r <= 12).max(Integer::compare).orElseThrow();
         Map<String, Integer> profile = new TreeMap<>();
@@ -76,6 +80,8 @@ class RoundsPlanTest {
                 plan.put(line.label(), sideBySideRounds);
             } else if (line.label().equals("epoll41-side-by-side")) {
                 plan.put(line.label(), epollSideBySide.get("C004-1"));
+            } else if (line.label().equals("page-200-amd")) {
+                plan.put(line.label(), amd.get("C002-3"));
             } else {
                 String claim = sizedFor.get(line.label());
                 plan.put(line.label(), (claim.equals("C000-4") ? fromSix : fromThree).get(claim));
@@ -84,10 +90,12 @@ class RoundsPlanTest {
         Set<String> labels = new TreeSet<>(sizedFor.keySet());
         labels.add("side-by-side-64");
         labels.add("epoll41-side-by-side");
+        labels.add("page-200-amd");
         assertEquals(labels, profile.keySet(), "the follow-up's lines this test knows");
         assertEquals(plan, profile);
         assertEquals(12, sideBySide.get("C000-1"), "C000-1 sized the side-by-side line");
         assertEquals(23, epollSideBySide.get("C004-1"), "the profile's header gives C004-1's 23 rounds");
+        assertEquals(27, amd.get("C002-3"), "the profile's header gives C002-3's 27 rounds");
     }
 
     /** Claim -> the rounds its hardest decisive check needs, planned from the given committed runs. */
