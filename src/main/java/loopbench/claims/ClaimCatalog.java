@@ -72,6 +72,12 @@ public final class ClaimCatalog {
             ECHO_5K_MINA, ECHO_NETNS, EPOLL_41_SIDE_BY_SIDE, EPOLL_41_LEVEL, EPOLL_41_L4, EPOLL_42, MEMORY_BURST,
             TASKS_41, TASKS_42);
 
+    /**
+     * Lines of profiles/claims-follow-up.jmh that run a group again under a label of their own (a profile's labels are
+     * unique, and the follow-up already has a line of that group): their label, the group whose results they are.
+     */
+    public static final Map<String, String> FOLLOW_UP_LABELS = Map.of("page-200-amd", PAGE_200.label());
+
     // ---- Parameters other parts of the suite add ------------------------------------------------------------
     /** Where each end-to-end process runs (package topology): {@code pinned}, {@code shared} or an explicit list. */
     static final String PLACEMENT = "placement";

@@ -68,11 +68,12 @@ public record Selection(String label, String benchmark, Map<String, String> para
     }
 
     /**
-     * The results that measure this selection, in input order: those of its group when any result carries that
-     * group, else the matches that carry no group (plain JMH runs, external targets); twins of null experiments
-     * never. A match measured by another group is not this selection's: a run without the selection's group (a
-     * profile of a few groups) would otherwise read a configuration that merely pins fewer parameters, e.g. Netty
-     * 4.1's edge-triggered forks for a 4.2 selection that names no epoll mode.
+     * The results that measure this selection, in input order: those of its group (or of a follow-up line of it,
+     * {@link ClaimCatalog#FOLLOW_UP_LABELS}) when any result carries that group, else the matches that carry no group
+     * (plain JMH runs, external targets); twins of null experiments never. A match measured by another group is not
+     * this selection's: a run without the selection's group (a profile of a few groups) would otherwise read a
+     * configuration that merely pins fewer parameters, e.g. Netty 4.1's edge-triggered forks for a 4.2 selection that
+     * names no epoll mode.
      */
     public List<JmhResult> matchesIn(List<JmhResult> results) {
         List<JmhResult> ungrouped = new ArrayList<>();
@@ -81,7 +82,8 @@ public record Selection(String label, String benchmark, Map<String, String> para
             if (r.twin() == null && matches(r)) {
                 if (r.group() == null) {
                     ungrouped.add(r);
-                } else if (group.label().equals(r.group())) {
+                } else if (group.label().equals(r.group())
+                        || group.label().equals(ClaimCatalog.FOLLOW_UP_LABELS.get(r.group()))) {
                     ofGroup.add(r);
                 }
             }

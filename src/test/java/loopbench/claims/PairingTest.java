@@ -113,4 +113,19 @@ class PairingTest {
         assertTrue(A.matchesIn(results).isEmpty(), "group g did not run: group other's forks are not its");
         assertEquals(1, A.in(other).matchesIn(results).size());
     }
+
+    @Test
+    void aFollowUpLineUnderItsOwnLabelIsReadAsItsGroup() {
+        ClaimCatalog.FOLLOW_UP_LABELS.forEach((followUp, label) -> {
+            Group group = Group.of(label, 8);
+            Fixtures f = new Fixtures();
+            f.result(A, "thrpt", "ops/s").forks(200, 200, 200).rounds(Fixtures.RUN, followUp, "a", 1, 2, 3).add();
+            f.result(A, "thrpt", "ops/s").forks(100, 100, 100).rounds(Fixtures.RUN, followUp + "-x", "a", 1, 2, 3)
+                    .add();
+            List<JmhResult> results = Measurements.of(f.results(), List.of()).results();
+            List<JmhResult> read = A.in(group).matchesIn(results);
+            assertEquals(1, read.size(), followUp + " is " + label + " run again; no other label is");
+            assertEquals(200, read.get(0).primary().score(), 1e-9);
+        });
+    }
 }

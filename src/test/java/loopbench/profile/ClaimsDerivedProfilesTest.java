@@ -120,8 +120,8 @@ class ClaimsDerivedProfilesTest {
                 assertNull(claims.get(f.label()), f.label() + " is retired from claims.jmh");
                 continue;
             }
-            // page-200-amd: page-200 sized again from the other host's runs (a profile's labels are unique)
-            String label = f.label().equals("page-200-amd") ? "page-200" : f.label();
+            // a line that runs a group again under a label of its own (page-200-amd: page-200 for the other host)
+            String label = ClaimCatalog.FOLLOW_UP_LABELS.getOrDefault(f.label(), f.label());
             ProfileLine c = claims.get(label);
             assertNotNull(c, "claims line " + label);
             // More rounds than the line had when the follow-up ran, before claims.jmh's one resize (which gave
