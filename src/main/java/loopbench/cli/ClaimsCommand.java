@@ -1,6 +1,8 @@
 package loopbench.cli;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 import loopbench.claims.CatalogMarkdown;
 import loopbench.claims.Claim;
 import loopbench.claims.ClaimCatalog;
@@ -134,6 +136,7 @@ final class ClaimsCommand implements Callable<Integer> {
         }
         ClaimsReport.Written w;
         try {
+            refuseGatewaysAsResults(files);
             w = ClaimsReport.write(files, dir, claims, peers.isEmpty() ? Peers.none() : Peers.load(peers));
         } catch (JsonParseException | IllegalStateException e) {
             throw notJmh(e);
@@ -177,6 +180,29 @@ final class ClaimsCommand implements Callable<Integer> {
         List<Path> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
+    }
+
+    /**
+     * A results file that holds only gateways measured apart ({@code -p layer=external}) was meant for --peers, whose
+     * files are comma-separated: {@code --peers a.json b.json} would read b.json as results, silently.
+     */
+    private static void refuseGatewaysAsResults(List<Path> files) throws IOException {
+        for (Path f : files) {
+            JsonElement json = JsonParser.parseString(Files.readString(f));
+            if (!json.isJsonArray() || json.getAsJsonArray().isEmpty()) {
+                continue;
+            }
+            boolean allExternal = true;
+            for (JsonElement r : json.getAsJsonArray()) {
+                JsonElement layer = r.isJsonObject() && r.getAsJsonObject().has("params")
+                        ? r.getAsJsonObject().getAsJsonObject("params").get("layer") : null;
+                allExternal &= layer != null && "external".equals(layer.getAsString());
+            }
+            if (allExternal) {
+                throw new Cli.BadInput("'" + f + "' holds only gateways measured apart (-p layer=external): give it "
+                        + "with --peers, several files comma-separated (--peers A.json,B.json)");
+            }
+        }
     }
 
     private static Cli.BadInput notJmh(RuntimeException e) {

@@ -101,6 +101,15 @@ class ClaimsCommandTest {
         CliArgumentsTest.Result outIsFile = CliArgumentsTest.run("claims", real().toString(), "--out", file.toString());
         assertEquals(2, outIsFile.exitCode(), outIsFile::toString);
 
+        // --peers takes its files comma-separated: a second file after a space would be read as results
+        String nginx = "docs/results/2026-11-26/c002-gateways/nginx-ProxyEndToEndBenchmark.requests.json";
+        CliArgumentsTest.Result spaced = CliArgumentsTest.run("claims", real().toString(), "--out",
+                dir.resolve("p").toString(), "--peers",
+                "docs/results/2026-11-26/c002-gateways/loopbench-l7-ProxyEndToEndBenchmark.requests.json", nginx);
+        assertEquals(2, spaced.exitCode(), spaced::toString);
+        assertTrue(spaced.err().contains("'" + nginx + "'") && spaced.err().contains("--peers A.json,B.json"),
+                spaced::toString);
+
         CliArgumentsTest.Result missing = CliArgumentsTest.run("claims", dir.resolve("nope.json").toString());
         assertEquals(1, missing.exitCode(), missing::toString);
         assertTrue(missing.err().contains("no such file") && missing.err().contains("nope.json"), missing::toString);
