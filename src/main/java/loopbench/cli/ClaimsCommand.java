@@ -1,8 +1,6 @@
 package loopbench.cli;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import loopbench.claims.CatalogMarkdown;
 import loopbench.claims.Claim;
 import loopbench.claims.ClaimCatalog;
@@ -13,6 +11,7 @@ import loopbench.claims.NullExperiments;
 import loopbench.claims.Peers;
 import loopbench.claims.RoundsPlan;
 import loopbench.claims.VerdictHistory;
+import loopbench.report.JmhResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -188,17 +187,8 @@ final class ClaimsCommand implements Callable<Integer> {
      */
     private static void refuseGatewaysAsResults(List<Path> files) throws IOException {
         for (Path f : files) {
-            JsonElement json = JsonParser.parseString(Files.readString(f));
-            if (!json.isJsonArray() || json.getAsJsonArray().isEmpty()) {
-                continue;
-            }
-            boolean allExternal = true;
-            for (JsonElement r : json.getAsJsonArray()) {
-                JsonElement layer = r.isJsonObject() && r.getAsJsonObject().has("params")
-                        ? r.getAsJsonObject().getAsJsonObject("params").get("layer") : null;
-                allExternal &= layer != null && "external".equals(layer.getAsString());
-            }
-            if (allExternal) {
+            List<JmhResult> results = JmhResult.read(f);
+            if (!results.isEmpty() && results.stream().allMatch(r -> "external".equals(r.param("layer")))) {
                 throw new Cli.BadInput("'" + f + "' holds only gateways measured apart (-p layer=external): give it "
                         + "with --peers, several files comma-separated (--peers A.json,B.json)");
             }
